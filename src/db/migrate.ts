@@ -1,0 +1,26 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from './dialect.js';
+import { migrations } from './migrations/index.js';
+
+function providerFor(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations() {
+      const all: Record<string, Migration> = {};
+      for (const [name, migration] of Object.entries(migrations)) {
+        all[name] = { up: (db) => migration.up(db, dialect) };
+      }
+      return all;
+    },
+  };
+}
+
+/** Runs every pending migration; concurrent callers are serialised by Kysely's lock table. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const migrator = new Migrator({ db, provider: providerFor(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

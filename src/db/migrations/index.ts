@@ -1,0 +1,14 @@
+import type { AnyDb, DialectName } from '../dialect.js';
+import * as foundation from './0001_foundation.js';
+
+export interface HearthMigration {
+  up(db: AnyDb, dialect: DialectName): Promise<void>;
+}
+
+/**
+ * Every migration, by name; names sort in the order they run. Migrations are frozen once
+ * they have landed: change the schema with a new one.
+ */
+export const migrations: Record<string, HearthMigration> = {
+  '0001_foundation': foundation,
+};

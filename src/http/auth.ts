@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { UsersTable } from '../db/database.js';
+import { hashSecret } from '../accounts/keys.js';
+import { forbidden, unauthorized } from './errors.js';
+
+export type UserRole = UsersTable['role'];
+
+export interface AuthUser {
+  accountId: number;
+  userId: number;
+  role: UserRole;
+  name: string;
+  email: string;
+}
+
+/** `user` (default on /v1): an API key. `system`: X-System + X-System-Key only. `none`: public. */
+export type AuthMode = 'user' | 'system' | 'none';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthUser;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+}
+
+/** Reads the API key from HTTP Basic (key as user name, any password). */
+export function apiKeyFrom(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, value] = header.split(' ', 2);
+  if (scheme?.toLowerCase() !== 'basic' || !value) return null;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon === -1 ? decoded : decoded.slice(0, colon);
+  return key || null;
+}
+
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
+  const key = apiKeyFrom(request);
+  if (!key) {
+    const scheme = request.headers.authorization?.split(' ', 1)[0];
+    throw unauthorized(
+      scheme && scheme.toLowerCase() !== 'basic'
+        ? `Unsupported authorization scheme '${scheme}'; send your API key with HTTP Basic (key as user name)`
+        : 'Missing API key; send it with HTTP Basic authentication (key as user name, empty password)',
+    );
+  }
+  // Looked up by its SHA-256: the key itself is never stored, and a hash lookup reveals nothing about it.
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'account_id', 'role', 'name', 'email'])
+    .where('api_key_hash', '=', hashSecret(key))
+    .executeTakeFirst();
+  if (!user) throw unauthorized('Invalid API key');
+  return { accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email };
+}
+
+export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('auth', null as unknown as AuthUser);
+  app.addHook('onRequest', async (request) => {
+    const mode = request.routeOptions.config?.auth ?? (request.url.startsWith('/v1/') ? 'user' : 'none');
+    if (mode === 'user') request.auth = await authenticate(ctx, request);
+  });
+}
+
+/** Role gate: call at the top of a handler with the roles that may use it. */
+export function requireRole(request: FastifyRequest, ...roles: UserRole[]): void {
+  if (!roles.includes(request.auth.role)) {
+    throw forbidden(`This action requires the ${roles.join(' or ')} role; your key belongs to a ${request.auth.role}`);
+  }
+}

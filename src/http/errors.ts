@@ -1,0 +1,112 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The one error type of the API: a status, a machine-readable code and a message for humans. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldError[]) => new ApiError(400, 'BAD_REQUEST', message, errors);
+export const unauthorized = (message: string) =>
+  new ApiError(401, 'UNAUTHORIZED', message, undefined, { 'WWW-Authenticate': 'Basic realm="Hearth"' });
+export const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message);
+export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
+export const conflict = (message: string) => new ApiError(409, 'CONFLICT', message);
+
+interface AjvError {
+  instancePath?: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldName(error: AjvError, context: string | undefined): string {
+  const path = (error.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (error.keyword === 'additionalProperties') {
+    const extra = String(error.params.additionalProperty);
+    return path ? `${path}.${extra}` : extra;
+  }
+  if (error.keyword === 'required') {
+    const missing = String(error.params.missingProperty);
+    return path ? `${path}.${missing}` : missing;
+  }
+  return path || (context === 'body' ? 'body' : context ?? 'request');
+}
+
+function describe(error: AjvError, field: string): string {
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `Unknown field '${field}'`;
+    case 'required':
+      return `Field '${field}' is required`;
+    case 'enum':
+      return `Field '${field}' must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return `Field '${field}' ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export function validationError(error: FastifyError): ApiError {
+  const errors = (error.validation as AjvError[]).map((e) => {
+    const field = fieldName(e, error.validationContext);
+    return { field, message: describe(e, field) };
+  });
+  const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
+  const message = errors.map((e) => e.message).join('; ');
+  return new ApiError(400, 'VALIDATION_FAILED', where === 'body' || !where ? message : `Invalid ${where}: ${message}`, errors);
+}
+
+function toApiError(error: FastifyError): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large (limit 1 MiB)');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('Request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest(`Malformed request body: ${error.message}`);
+  }
+  if (error instanceof SyntaxError) return badRequest(`Malformed JSON body: ${error.message}`);
+  if (isUniqueViolation(error)) return conflict('A record with the same unique value already exists');
+  if (isForeignKeyViolation(error)) return badRequest('A referenced record does not exist');
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message);
+  }
+  return null;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  const body: Record<string, unknown> = { errorMessage: error.message, errorCode: error.code };
+  if (error.errors?.length) body.errors = error.errors;
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError) return sendError(reply, apiError);
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
+    return sendError(reply, new ApiError(500, 'INTERNAL', `Internal error; quote request id ${request.id} when reporting it`));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new ApiError(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

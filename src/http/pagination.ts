@@ -1,0 +1,168 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from './errors.js';
+
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 10;
+export const MAX_OFFSET = 2000;
+
+/** Query arguments every list accepts. */
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 0, description: `Page size; default ${DEFAULT_LIMIT}, values above ${MAX_LIMIT} count as ${MAX_LIMIT}` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: `Records to skip; at most ${MAX_OFFSET} (use next beyond)` })),
+  next: Type.Optional(Type.String({ description: 'Opaque cursor from _metadata.next; offset is ignored with it' })),
+};
+
+export const PageMetadata = Type.Object({
+  collection: Type.String(),
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  next: Type.Optional(Type.String()),
+  nextLink: Type.Optional(Type.String()),
+});
+
+/** The list envelope: `_metadata` plus one array under the collection's name. */
+export function ListEnvelope<K extends string, T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Any>>(collection: K, item: T) {
+  return Type.Object({ _metadata: PageMetadata, [collection]: Type.Array(item) } as { _metadata: typeof PageMetadata } & Record<K, ReturnType<typeof Type.Array<T>>>);
+}
+
+export type Metadata = Static<typeof PageMetadata>;
+
+/** A sortable column: `expression` is SQL over the query's tables, `name` is what clients send. */
+export interface SortKey {
+  name: string;
+  expression: string;
+  descending: boolean;
+}
+
+interface Cursor {
+  /** sort name, so a cursor is never applied to a different order */
+  s: string;
+  /** last sort value seen (absent when sorting by id) */
+  v?: string | number | null;
+  /** last id seen */
+  id: number;
+  /** offset of the page the cursor leads to, reported in _metadata */
+  o: number;
+}
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  cursor: Cursor | null;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (typeof value?.s === 'string' && Number.isInteger(value.id) && Number.isInteger(value.o)) return value as Cursor;
+  } catch {
+    /* fall through */
+  }
+  throw badRequest("Invalid 'next' cursor; pass _metadata.next from the previous page unchanged");
+}
+
+export function readPage(query: { limit?: number; offset?: number; next?: string }): PageRequest {
+  const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT);
+  if (query.next) {
+    const cursor = decodeCursor(query.next);
+    return { limit, offset: cursor.o, cursor };
+  }
+  const offset = query.offset ?? 0;
+  if (offset > MAX_OFFSET) throw badRequest("Deep pagination disabled, use 'nextLink' url");
+  return { limit, offset, cursor: null };
+}
+
+/**
+ * Parses `sort` (a field name, `-field` for descending) against the sortable columns of a list.
+ * The default order is id descending (newest first).
+ */
+export function readSort(sort: string | undefined, columns: Record<string, string>, idExpression: string): SortKey {
+  if (!sort) return { name: '-id', expression: idExpression, descending: true };
+  const descending = sort.startsWith('-');
+  const field = descending ? sort.slice(1) : sort;
+  if (field === 'id') return { name: sort, expression: idExpression, descending };
+  const expression = columns[field];
+  if (!expression) {
+    throw badRequest(`Cannot sort by '${field}'; sortable fields: id, ${Object.keys(columns).join(', ')}`);
+  }
+  return { name: sort, expression, descending };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelect = SelectQueryBuilder<any, any, any>;
+
+export interface Page<Row> {
+  rows: Row[];
+  metadata: Metadata;
+}
+
+/**
+ * Runs a filtered query one page at a time. Keyset cursors make deep pages cheap and stay correct
+ * while records are inserted or deleted between pages: the cursor names the last (sort value, id)
+ * seen, so no record that existed throughout is skipped or repeated.
+ */
+export async function paginate<Row extends { id: number }>(
+  request: FastifyRequest,
+  options: {
+    collection: string;
+    query: AnySelect;
+    page: PageRequest;
+    sort: SortKey;
+    idExpression: string;
+    publicUrl: string;
+  },
+): Promise<Page<Row>> {
+  const { query, page, sort, idExpression } = options;
+  const byId = sort.expression === idExpression;
+  const direction = sort.descending ? 'desc' : 'asc';
+  const op = sort.descending ? '<' : '>';
+  let rowsQuery = query;
+  if (page.cursor) {
+    if (page.cursor.s !== sort.name) throw badRequest("The 'next' cursor was made for a different sort order");
+    const { v, id } = page.cursor;
+    rowsQuery = byId
+      ? rowsQuery.where(sql.raw(idExpression), op, id)
+      : rowsQuery.where(({ or, and, eb }: any) => // eslint-disable-line @typescript-eslint/no-explicit-any
+          or([eb(sql.raw(sort.expression), op, v), and([eb(sql.raw(sort.expression), '=', v), eb(sql.raw(idExpression), op, id)])]),
+        );
+  }
+  rowsQuery = rowsQuery.orderBy(sql.raw(sort.expression), direction);
+  if (!byId) rowsQuery = rowsQuery.select(sql.raw(sort.expression).as('_sort_value')).orderBy(sql.raw(idExpression), direction);
+  rowsQuery = rowsQuery.limit(page.limit + 1);
+  if (!page.cursor && page.offset > 0) rowsQuery = rowsQuery.offset(page.offset);
+
+  const countQuery = query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total'));
+  const [found, counted] = await Promise.all([
+    page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(),
+    countQuery.executeTakeFirst(),
+  ]);
+  const rows = (found as Row[]).slice(0, page.limit);
+  const metadata: Metadata = {
+    collection: options.collection,
+    offset: page.offset,
+    limit: page.limit,
+    total: Number((counted as { total: number } | undefined)?.total ?? 0),
+  };
+  if (found.length > page.limit && rows.length > 0) {
+    const last = rows[rows.length - 1];
+    const cursor: Cursor = { s: sort.name, id: last.id, o: page.offset + rows.length };
+    if (!byId) cursor.v = (last as unknown as { _sort_value: string | number | null })._sort_value;
+    metadata.next = encodeCursor(cursor);
+    metadata.nextLink = nextLink(request, options.publicUrl, metadata.next);
+  }
+  return { rows, metadata };
+}
+
+function nextLink(request: FastifyRequest, publicUrl: string, next: string): string {
+  const url = new URL(request.url, 'http://placeholder');
+  url.searchParams.delete('offset');
+  url.searchParams.set('next', next);
+  return `${publicUrl}${url.pathname}${url.search}`;
+}

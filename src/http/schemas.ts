@@ -1,0 +1,44 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+export const ErrorResponse = Type.Object(
+  {
+    errorMessage: Type.String(),
+    errorCode: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'ErrorResponse', description: 'Every error on /v1' },
+);
+
+const errorRef = Type.Ref('ErrorResponse');
+
+/** Response schemas for a route: its success shapes plus every error status the API can answer. */
+export function responses<T extends Record<number, TSchema>>(success: T) {
+  return {
+    ...success,
+    400: errorRef,
+    401: errorRef,
+    403: errorRef,
+    404: errorRef,
+    409: errorRef,
+    413: errorRef,
+    415: errorRef,
+    429: errorRef,
+    500: errorRef,
+  };
+}
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Bodies may carry `system` (system identification) besides their own fields. */
+export const SystemField = { system: Type.Optional(Type.String()) };
+
+/** Booleans arrive as true/false, 0/1 or "true"/"false"/"1"/"0". */
+export const Bool = (options: { description?: string } = {}) =>
+  Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], options);
+
+export function toBool(value: boolean | number | string | undefined | null): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  return value === true || value === 1 || value === '1' || value === 'true';
+}

@@ -1,0 +1,89 @@
+import type { Static } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { badRequest } from '../http/errors.js';
+import { readSort, type SortKey } from '../http/pagination.js';
+import { toBool } from '../http/schemas.js';
+import { canSeePerson } from './people.access.js';
+import { normalizePhone, peopleQuery } from './people.repo.js';
+import type { PeopleListQuery } from './people.schemas.js';
+import { cleanSource } from './people.service.js';
+
+type ListQuery = Static<typeof PeopleListQuery>;
+
+const SORTABLE: Record<string, string> = {
+  created: 'people.created_at',
+  updated: 'people.updated_at',
+  lastActivity: "coalesce(people.last_activity, '')",
+  name: 'people.name',
+  firstName: 'people.first_name',
+  lastName: 'people.last_name',
+  price: 'coalesce(people.price, -1)',
+};
+
+export function peopleSort(sort: string | undefined): SortKey {
+  return readSort(sort, SORTABLE, 'people.id');
+}
+
+function idList(raw: string, field: string): number[] {
+  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (ids.some((s) => !/^\d+$/.test(s))) throw badRequest(`'${field}' must be a comma-separated list of ids`);
+  return ids.map(Number);
+}
+
+function timestamp(raw: string, field: string): string {
+  const ms = Date.parse(raw);
+  if (Number.isNaN(ms)) throw badRequest(`'${field}' must be a date or ISO 8601 timestamp`);
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** LIKE pattern for a case-insensitive substring match, with the input's wildcards escaped. */
+function contains(value: string): string {
+  return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The filtered, visibility-checked people query behind GET /v1/people. */
+export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) {
+  let query = peopleQuery(db, auth.accountId).where((eb) => canSeePerson(eb, auth));
+  if (q.id) query = query.where('people.id', 'in', idList(q.id, 'id'));
+  if (q.email) {
+    const email = q.email.trim().toLowerCase();
+    query = query.where('people.id', 'in', db.selectFrom('person_emails').select('person_id').where('account_id', '=', auth.accountId).where('email', '=', email));
+  }
+  if (q.phone) {
+    const phone = normalizePhone(q.phone);
+    query = query.where('people.id', 'in', db.selectFrom('person_phones').select('person_id').where('account_id', '=', auth.accountId).where('normalized', '=', phone));
+  }
+  if (q.tags) {
+    const wanted = q.tags.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean);
+    if (wanted.length) {
+      query = query.where('people.id', 'in', db.selectFrom('person_tags').select('person_id').where('account_id', '=', auth.accountId).where('tag', 'in', wanted));
+    }
+  }
+  if (q.stage) query = query.where('stages.name', '=', q.stage);
+  if (q.stageId !== undefined) query = query.where('people.stage_id', '=', q.stageId);
+  if (q.source) query = query.where('people.source', '=', cleanSource(q.source));
+  for (const [param, column] of [['name', 'people.name'], ['firstName', 'people.first_name'], ['lastName', 'people.last_name']] as const) {
+    const value = q[param];
+    if (value) query = query.where(sql`lower(${sql.ref(column)})`, 'like', sql`${contains(value)} escape '\\'`);
+  }
+  if (q.assignedTo) query = query.where('assigned.name', '=', q.assignedTo);
+  if (q.assignedUserId !== undefined) query = query.where('people.assigned_user_id', '=', q.assignedUserId);
+  if (q.assignedLenderId !== undefined) query = query.where('people.assigned_lender_id', '=', q.assignedLenderId);
+  const ranges = [
+    ['createdAfter', 'people.created_at', '>='], ['createdBefore', 'people.created_at', '<='],
+    ['updatedAfter', 'people.updated_at', '>='], ['updatedBefore', 'people.updated_at', '<='],
+    ['lastActivityAfter', 'people.last_activity', '>='], ['lastActivityBefore', 'people.last_activity', '<='],
+  ] as const;
+  for (const [param, column, op] of ranges) {
+    const value = q[param];
+    if (value) query = query.where(column, op, timestamp(value, param));
+  }
+  if (q.priceAbove !== undefined) query = query.where('people.price', '>=', q.priceAbove);
+  if (q.priceBelow !== undefined) query = query.where('people.price', '<=', q.priceBelow);
+  if (!toBool(q.includeTrash) && !q.stage && q.stageId === undefined) {
+    query = query.where((eb) => eb.or([eb('stages.name', 'is', null), eb('stages.name', '!=', 'Trash')]));
+  }
+  return query;
+}

@@ -1,0 +1,213 @@
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { canSeePerson } from './people.access.js';
+import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
+
+/** The stored state of a person, in the shape the service reasons about. */
+export interface PersonState {
+  name: string;
+  firstName: string;
+  lastName: string;
+  stageId: number | null;
+  source: string;
+  sourceUrl: string;
+  price: number | null;
+  background: string;
+  contacted: number;
+  assignedUserId: number | null;
+  assignedLenderId: number | null;
+  emails: StoredEmail[];
+  phones: StoredPhone[];
+  addresses: StoredAddress[];
+  tags: string[];
+  collaborators: StoredCollaborator[];
+  custom: Record<string, unknown>;
+}
+
+export function emptyPersonState(): PersonState {
+  return {
+    name: '', firstName: '', lastName: '', stageId: null, source: '', sourceUrl: '', price: null, background: '',
+    contacted: 0, assignedUserId: null, assignedLenderId: null, emails: [], phones: [], addresses: [], tags: [],
+    collaborators: [], custom: {},
+  };
+}
+
+export function stateFromRow(row: PersonRow): PersonState {
+  return {
+    name: row.name,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    stageId: row.stage_id,
+    source: row.source,
+    sourceUrl: row.source_url,
+    price: row.price,
+    background: row.background,
+    contacted: row.contacted,
+    assignedUserId: row.assigned_user_id,
+    assignedLenderId: row.assigned_lender_id,
+    emails: JSON.parse(row.emails),
+    phones: JSON.parse(row.phones),
+    addresses: JSON.parse(row.addresses),
+    tags: JSON.parse(row.tags),
+    collaborators: JSON.parse(row.collaborators),
+    custom: JSON.parse(row.custom),
+  };
+}
+
+function columnsFromState(state: PersonState) {
+  return {
+    name: state.name,
+    first_name: state.firstName,
+    last_name: state.lastName,
+    stage_id: state.stageId,
+    source: state.source,
+    source_url: state.sourceUrl,
+    price: state.price,
+    background: state.background,
+    contacted: state.contacted,
+    assigned_user_id: state.assignedUserId,
+    assigned_lender_id: state.assignedLenderId,
+    emails: JSON.stringify(state.emails),
+    phones: JSON.stringify(state.phones),
+    addresses: JSON.stringify(state.addresses),
+    tags: JSON.stringify(state.tags),
+    collaborators: JSON.stringify(state.collaborators),
+    custom: JSON.stringify(state.custom),
+  };
+}
+
+/** People of one account, joined with the stage and user names the API shows. */
+export function peopleQuery(db: DbOrTrx, accountId: number) {
+  return db
+    .selectFrom('people')
+    .leftJoin('stages', 'stages.id', 'people.stage_id')
+    .leftJoin('users as assigned', 'assigned.id', 'people.assigned_user_id')
+    .leftJoin('users as lender', 'lender.id', 'people.assigned_lender_id')
+    .selectAll('people')
+    .select(['stages.name as stage_name', 'assigned.name as assigned_name', 'lender.name as lender_name'])
+    .where('people.account_id', '=', accountId);
+}
+
+export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PersonRow | undefined> {
+  return peopleQuery(db, auth.accountId)
+    .where('people.id', '=', id)
+    .where((eb) => canSeePerson(eb, auth))
+    .executeTakeFirst();
+}
+
+export async function findPersonInAccount(db: DbOrTrx, accountId: number, id: number): Promise<PersonRow | undefined> {
+  return peopleQuery(db, accountId).where('people.id', '=', id).executeTakeFirst();
+}
+
+/** Keeps the lookup tables (emails, phones, tags, collaborators) in step with a person's JSON columns. */
+async function syncLookups(trx: Trx, accountId: number, personId: number, state: PersonState, previous?: PersonState): Promise<void> {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const emails = [...new Set(state.emails.map((e) => e.value.toLowerCase()))];
+  const phones = [...new Set(state.phones.map((p) => p.normalized).filter(Boolean))];
+  const tags = [...new Set(state.tags.map((t) => t.toLowerCase()))];
+  const collaborators = [...new Set(state.collaborators.map((c) => c.id))];
+  const sync = async <T extends string | number>(
+    table: 'person_emails' | 'person_phones' | 'person_tags' | 'person_collaborators',
+    column: 'email' | 'normalized' | 'tag' | 'user_id',
+    values: T[],
+    unchanged: boolean,
+  ) => {
+    if (unchanged) return;
+    await trx.deleteFrom(table).where('person_id', '=', personId).execute();
+    if (values.length === 0) return;
+    await trx
+      .insertInto(table)
+      .values(values.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never))
+      .execute();
+  };
+  await sync('person_emails', 'email', emails, !!previous && same(previous.emails, state.emails));
+  await sync('person_phones', 'normalized', phones, !!previous && same(previous.phones, state.phones));
+  await sync('person_tags', 'tag', tags, !!previous && same(previous.tags, state.tags));
+  await sync('person_collaborators', 'user_id', collaborators, !!previous && same(previous.collaborators, state.collaborators));
+}
+
+export async function insertPerson(
+  trx: Trx,
+  accountId: number,
+  state: PersonState,
+  meta: { createdVia: string; at: string; lastActivity?: string | null },
+): Promise<number> {
+  const { id } = await trx
+    .insertInto('people')
+    .values({
+      account_id: accountId,
+      created_at: meta.at,
+      updated_at: meta.at,
+      last_activity: meta.lastActivity ?? null,
+      created_via: meta.createdVia,
+      ...columnsFromState(state),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await syncLookups(trx, accountId, id, state);
+  return id;
+}
+
+export async function updatePersonState(
+  trx: Trx,
+  accountId: number,
+  personId: number,
+  previous: PersonState,
+  state: PersonState,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('people')
+    .set({ ...columnsFromState(state), updated_at: at })
+    .where('account_id', '=', accountId)
+    .where('id', '=', personId)
+    .execute();
+  await syncLookups(trx, accountId, personId, state, previous);
+}
+
+export async function deletePerson(trx: Trx, accountId: number, personId: number): Promise<void> {
+  await trx.deleteFrom('people').where('account_id', '=', accountId).where('id', '=', personId).execute();
+}
+
+/** Finds a person of the account by any of the emails (case-insensitive), else any of the phones (digits). */
+export async function findMatchingPerson(
+  db: DbOrTrx,
+  accountId: number,
+  emails: string[],
+  phones: string[],
+): Promise<{ personId: number; matchedBy: 'email' | 'phone' } | null> {
+  const lowered = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
+  if (lowered.length) {
+    const hit = await db
+      .selectFrom('person_emails')
+      .select('person_id')
+      .where('account_id', '=', accountId)
+      .where('email', 'in', lowered)
+      .orderBy('person_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (hit) return { personId: hit.person_id, matchedBy: 'email' };
+  }
+  const digits = phones.map(normalizePhone).filter(Boolean);
+  if (digits.length) {
+    const hit = await db
+      .selectFrom('person_phones')
+      .select('person_id')
+      .where('account_id', '=', accountId)
+      .where('normalized', 'in', digits)
+      .orderBy('person_id')
+      .limit(1)
+      .executeTakeFirst();
+    if (hit) return { personId: hit.person_id, matchedBy: 'phone' };
+  }
+  return null;
+}
+
+/**
+ * Digits only, so "(555) 010-2030" and "555.010.2030" match; a North American number written with
+ * its country code (+1 555 010 2030) matches the same number written without it.
+ */
+export function normalizePhone(value: string): string {
+  const digits = value.replace(/\D+/g, '');
+  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { RouteOptions } from '../routes.js';
+import type { Api } from '../http/route-types.js';
+import type { AppContext } from '../context.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { Type } from '@sinclair/typebox';
+import { IdParams, responses, toBool } from '../http/schemas.js';
+import { ListEnvelope, paginate, readPage } from '../http/pagination.js';
+import { loadDefinitions } from '../customFields/customFields.values.js';
+import { isoSeconds } from '../time.js';
+import {
+  CheckDuplicateQuery,
+  CheckDuplicateResult,
+  PeopleListQuery,
+  Person,
+  PersonBody,
+  PersonCreateQuery,
+  PersonGetQuery,
+  PersonUpdateQuery,
+} from './people.schemas.js';
+import { type FieldSelection, type PersonRow, presentPerson, STANDARD_FIELDS } from './people.presenter.js';
+import { findMatchingPerson, findPersonInAccount, findVisiblePerson, stateFromRow } from './people.repo.js';
+import {
+  applyPersonInput,
+  createPerson,
+  defaultOwnership,
+  emptyPersonState,
+  mergePersonStates,
+  removePerson,
+  savePerson,
+} from './people.service.js';
+import { buildPeopleListQuery, peopleSort } from './people.list.js';
+
+const tags = ['people'];
+
+/** Reads `fields`: absent → the standard fields; `allFields` → those plus custom fields; a list → just those. */
+async function fieldSelection(ctx: AppContext, accountId: number, fields: string | undefined): Promise<FieldSelection> {
+  if (!fields) return { only: null, customFields: [] };
+  const names = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const all = names.includes('allFields');
+  const definitions = await loadDefinitions(ctx.db, accountId, 'person');
+  if (all) return { only: null, customFields: definitions };
+  const known = new Set<string>([...STANDARD_FIELDS, ...definitions.map((d) => d.name)]);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length) throw badRequest(`Unknown field(s) in 'fields': ${unknown.join(', ')}`);
+  return { only: new Set(['id', ...names]), customFields: definitions.filter((d) => names.includes(d.name)) };
+}
+
+async function loadVisible(ctx: AppContext, request: FastifyRequest, id: number): Promise<PersonRow> {
+  const row = await findVisiblePerson(ctx.db, request.auth, id);
+  if (!row) throw notFound(`Person ${id}`);
+  return row;
+}
+
+export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
+  const app = instance as unknown as Api;
+  const { db, config } = ctx;
+  const now = () => isoSeconds(ctx.clock.now());
+  const respondWith = async (request: FastifyRequest, id: number, fields?: string) =>
+    presentPerson((await findPersonInAccount(db, request.auth.accountId, id))!, await fieldSelection(ctx, request.auth.accountId, fields));
+
+  app.get('/v1/people', {
+    schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
+  }, async (request) => {
+    const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
+    const page = await paginate<PersonRow>(request, {
+      collection: 'people',
+      query: buildPeopleListQuery(db, request.auth, request.query),
+      page: readPage(request.query),
+      sort: peopleSort(request.query.sort),
+      idExpression: 'people.id',
+      publicUrl: config.publicUrl,
+    });
+    return { _metadata: page.metadata, people: page.rows.map((row) => presentPerson(row, selection)) };
+  });
+
+  app.get('/v1/people/checkDuplicate', {
+    schema: { tags, summary: 'Is there already a person with this email or phone?', querystring: CheckDuplicateQuery, response: responses({ 200: CheckDuplicateResult }) },
+  }, async (request) => {
+    const { email, phone } = request.query;
+    if (!email && !phone) throw badRequest("Give 'email' or 'phone' to check");
+    const match = await findMatchingPerson(db, request.auth.accountId, email ? [email] : [], phone ? [phone] : []);
+    if (!match) return { found: false, matchedBy: null, assignedTo: null, personId: null };
+    const row = await findPersonInAccount(db, request.auth.accountId, match.personId);
+    return { found: true, matchedBy: match.matchedBy, assignedTo: row?.assigned_name ?? null, personId: match.personId };
+  });
+
+  app.get('/v1/people/:id', {
+    schema: { tags, summary: 'Get a person', params: IdParams, querystring: PersonGetQuery, response: responses({ 200: Person }) },
+  }, async (request) => {
+    const row = await loadVisible(ctx, request, request.params.id);
+    return presentPerson(row, await fieldSelection(ctx, request.auth.accountId, request.query.fields));
+  });
+
+  app.post('/v1/people', {
+    schema: {
+      tags,
+      summary: 'Create a person (runs no lead automation; send leads to POST /v1/events)',
+      querystring: PersonCreateQuery,
+      body: PersonBody,
+      response: responses({ 200: Person, 201: Person }),
+    },
+  }, async (request, reply) => {
+    const body = request.body ?? {};
+    const accountId = request.auth.accountId;
+    const at = now();
+    const result = await db.transaction().execute(async (trx) => {
+      const incoming = defaultOwnership(request.auth, await applyPersonInput(trx, accountId, emptyPersonState(), body));
+      if (toBool(request.query.deduplicate)) {
+        const match = await findMatchingPerson(trx, accountId, incoming.emails.map((e) => e.value), incoming.phones.map((p) => p.value));
+        const existing = match && (await findVisiblePerson(trx, request.auth, match.personId));
+        if (existing) {
+          const before = stateFromRow(existing);
+          await savePerson(trx, accountId, existing.id, before, mergePersonStates(before, incoming), at);
+          return { id: existing.id, created: false };
+        }
+      }
+      return { id: await createPerson(trx, accountId, incoming, { createdVia: 'API', at }), created: true };
+    });
+    return reply.code(result.created ? 201 : 200).send(await respondWith(request, result.id));
+  });
+
+  app.put('/v1/people/:id', {
+    schema: {
+      tags,
+      summary: 'Update a person: only the fields sent change; a custom field set to null is deleted',
+      params: IdParams,
+      querystring: PersonUpdateQuery,
+      body: PersonBody,
+      response: responses({ 200: Person }),
+    },
+  }, async (request) => {
+    const accountId = request.auth.accountId;
+    const id = request.params.id;
+    await db.transaction().execute(async (trx) => {
+      const row = await findVisiblePerson(trx, request.auth, id);
+      if (!row) throw notFound(`Person ${id}`);
+      const before = stateFromRow(row);
+      const after = await applyPersonInput(trx, accountId, before, request.body ?? {}, { mergeTags: toBool(request.query.mergeTags) });
+      await savePerson(trx, accountId, id, before, after, now());
+    });
+    return respondWith(request, id);
+  });
+
+  app.delete('/v1/people/:id', {
+    schema: { tags, summary: 'Delete a person and all their data', params: IdParams, response: responses({ 204: Type.Null() }) },
+  }, async (request, reply) => {
+    await db.transaction().execute(async (trx) => {
+      const row = await findVisiblePerson(trx, request.auth, request.params.id);
+      if (!row) throw notFound(`Person ${request.params.id}`);
+      await removePerson(trx, request.auth, row.id);
+    });
+    return reply.code(204).send(null);
+  });
+
+};

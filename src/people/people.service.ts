@@ -1,0 +1,271 @@
+import type { Static } from '@sinclair/typebox';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { badRequest, forbidden } from '../http/errors.js';
+import { toBool } from '../http/schemas.js';
+import { applyCustomValues, hasCustomKeys, loadDefinitions } from '../customFields/customFields.values.js';
+import { emit } from '../webhooks/outbox.js';
+import type { PersonBody } from './people.schemas.js';
+import type { StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
+import {
+  deletePerson,
+  emptyPersonState,
+  insertPerson,
+  normalizePhone,
+  type PersonState,
+  updatePersonState,
+} from './people.repo.js';
+
+export type PersonInput = Static<typeof PersonBody>;
+type ContactInput = NonNullable<PersonInput['emails']>[number];
+
+/** Fields whose change fires peopleUpdated (interface part 6, rule 1). */
+const WATCHED: (keyof PersonState)[] = [
+  'name', 'firstName', 'lastName', 'emails', 'phones', 'addresses', 'price', 'background', 'assignedUserId',
+  'assignedLenderId', 'contacted', 'stageId', 'source', 'sourceUrl', 'tags', 'custom', 'collaborators',
+];
+
+/** Websites are named by their domain without "www.". */
+export function cleanSource(source: string): string {
+  return source.trim().replace(/^www\./i, '');
+}
+
+function toContact(input: ContactInput, index: number): StoredEmail {
+  const item = typeof input === 'string' ? { value: input } : input;
+  return {
+    value: item.value.trim(),
+    type: item.type ?? (index === 0 ? 'home' : 'other'),
+    status: item.status ?? 'Not Validated',
+    isPrimary: toBool(item.isPrimary) ?? index === 0,
+  };
+}
+
+export function toEmails(input: ContactInput[]): StoredEmail[] {
+  const seen = new Set<string>();
+  const out: StoredEmail[] = [];
+  input.map(toContact).forEach((email) => {
+    const key = email.value.toLowerCase();
+    if (!email.value || seen.has(key)) return;
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value)) throw badRequest(`'${email.value}' is not a valid email address`, [{ field: 'emails', message: 'invalid email address' }]);
+    seen.add(key);
+    out.push(email);
+  });
+  return out;
+}
+
+export function toPhones(input: ContactInput[]): StoredPhone[] {
+  const seen = new Set<string>();
+  const out: StoredPhone[] = [];
+  input.map(toContact).forEach((phone) => {
+    const normalized = normalizePhone(phone.value);
+    if (!phone.value || seen.has(normalized)) return;
+    if (normalized.length < 3) throw badRequest(`'${phone.value}' is not a valid phone number`, [{ field: 'phones', message: 'invalid phone number' }]);
+    seen.add(normalized);
+    out.push({ ...phone, type: phone.type === 'home' ? 'mobile' : phone.type, normalized });
+  });
+  return out;
+}
+
+export function toAddresses(input: NonNullable<PersonInput['addresses']>): StoredAddress[] {
+  return input.map((a) => ({
+    street: a.street?.trim() ?? '',
+    city: a.city?.trim() ?? '',
+    state: a.state?.trim() ?? '',
+    code: a.code?.trim() ?? '',
+    country: a.country?.trim() ?? '',
+    type: a.type ?? 'home',
+  }));
+}
+
+export function uniqueTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.map((t) => t.trim()).filter((t) => {
+    const key = t.toLowerCase();
+    if (!t || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function userInAccount(db: DbOrTrx, accountId: number, by: { id?: number | null; name?: string | null }, field: string) {
+  if (by.id === 0 || by.name === '') return null;
+  let query = db.selectFrom('users').select(['id', 'name', 'role']).where('account_id', '=', accountId);
+  query = by.id != null ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
+  const user = await query.orderBy('id').executeTakeFirst();
+  if (!user) throw badRequest(`${field}: no user ${by.id ?? `named '${by.name}'`} in this account`, [{ field, message: 'unknown user' }]);
+  return user;
+}
+
+async function stageInAccount(db: DbOrTrx, accountId: number, by: { id?: number; name?: string }): Promise<number> {
+  let query = db.selectFrom('stages').select('id').where('account_id', '=', accountId);
+  query = by.id !== undefined ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
+  const stage = await query.executeTakeFirst();
+  if (!stage) {
+    const field = by.id !== undefined ? 'stageId' : 'stage';
+    throw badRequest(`Unknown stage ${by.id ?? `'${by.name}'`}; list the stages with GET /v1/stages`, [{ field, message: 'unknown stage' }]);
+  }
+  return stage.id;
+}
+
+export async function defaultStageId(db: DbOrTrx, accountId: number): Promise<number | null> {
+  const lead = await db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Lead').executeTakeFirst();
+  return lead?.id ?? null;
+}
+
+/**
+ * Applies a request body to a person's state: resolves names to ids in the caller's account,
+ * normalises contacts, checks custom fields. Arrays given are replaced whole (tags merged with
+ * `mergeTags`). Throws 400 naming the field for anything it cannot resolve.
+ */
+export async function applyPersonInput(
+  db: DbOrTrx,
+  accountId: number,
+  current: PersonState,
+  input: PersonInput,
+  options: { mergeTags?: boolean } = {},
+): Promise<PersonState> {
+  const next: PersonState = { ...current };
+  if (input.firstName !== undefined) next.firstName = input.firstName.trim();
+  if (input.lastName !== undefined) next.lastName = input.lastName.trim();
+  if (input.name !== undefined && input.firstName === undefined && input.lastName === undefined) {
+    const parts = input.name.trim().split(/\s+/).filter(Boolean);
+    next.firstName = parts[0] ?? '';
+    next.lastName = parts.slice(1).join(' ');
+  }
+  if (input.name !== undefined || input.firstName !== undefined || input.lastName !== undefined) {
+    next.name = input.name !== undefined && input.firstName === undefined && input.lastName === undefined
+      ? input.name.trim()
+      : [next.firstName, next.lastName].filter(Boolean).join(' ');
+  }
+  if (input.stageId !== undefined) next.stageId = await stageInAccount(db, accountId, { id: input.stageId });
+  else if (input.stage !== undefined) next.stageId = await stageInAccount(db, accountId, { name: input.stage.trim() });
+  if (input.source !== undefined) next.source = cleanSource(input.source);
+  if (input.sourceUrl !== undefined) next.sourceUrl = input.sourceUrl.trim();
+  if (input.price !== undefined) next.price = input.price;
+  if (input.background !== undefined) next.background = input.background;
+  if (input.contacted !== undefined) next.contacted = toBool(input.contacted) ? 1 : 0;
+  if (input.assignedUserId !== undefined || input.assignedTo !== undefined) {
+    const user = await userInAccount(db, accountId, { id: input.assignedUserId, name: input.assignedTo }, input.assignedUserId !== undefined ? 'assignedUserId' : 'assignedTo');
+    next.assignedUserId = user?.id ?? null;
+  }
+  if (input.assignedLenderId !== undefined || input.assignedLenderName !== undefined) {
+    const user = await userInAccount(db, accountId, { id: input.assignedLenderId, name: input.assignedLenderName }, input.assignedLenderId !== undefined ? 'assignedLenderId' : 'assignedLenderName');
+    next.assignedLenderId = user?.id ?? null;
+  }
+  if (input.emails !== undefined) next.emails = toEmails(input.emails);
+  if (input.phones !== undefined) next.phones = toPhones(input.phones);
+  if (input.addresses !== undefined) next.addresses = toAddresses(input.addresses);
+  if (input.tags !== undefined) next.tags = uniqueTags(options.mergeTags ? [...current.tags, ...input.tags] : input.tags);
+  if (input.collaborators !== undefined) next.collaborators = await resolveCollaborators(db, accountId, input.collaborators);
+  if (hasCustomKeys(input)) {
+    next.custom = applyCustomValues(current.custom, input, await loadDefinitions(db, accountId, 'person'));
+  }
+  return next;
+}
+
+async function resolveCollaborators(db: DbOrTrx, accountId: number, input: NonNullable<PersonInput['collaborators']>): Promise<StoredCollaborator[]> {
+  const ids = [...new Set(input.map((c) => (typeof c === 'number' ? c : c.id)))];
+  if (ids.length === 0) return [];
+  const users = await db.selectFrom('users').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  const missing = ids.filter((id) => !users.some((u) => u.id === id));
+  if (missing.length) throw badRequest(`collaborators: no user ${missing.join(', ')} in this account`, [{ field: 'collaborators', message: 'unknown user' }]);
+  return ids.map((id) => users.find((u) => u.id === id)!);
+}
+
+/** Lead-style merge: fills empty fields and adds new contacts and tags, never wiping what is stored. */
+export function mergePersonStates(current: PersonState, incoming: PersonState): PersonState {
+  const fill = <T>(a: T, b: T, empty: (v: T) => boolean) => (empty(a) ? b : a);
+  const blank = (v: unknown) => v === '' || v === null || v === undefined;
+  const emails = [...current.emails];
+  for (const e of incoming.emails) if (!emails.some((x) => x.value.toLowerCase() === e.value.toLowerCase())) emails.push({ ...e, isPrimary: false });
+  const phones = [...current.phones];
+  for (const p of incoming.phones) if (!phones.some((x) => x.normalized === p.normalized)) phones.push({ ...p, isPrimary: false });
+  const addresses = [...current.addresses];
+  const addressKey = (a: StoredAddress) => `${a.street}|${a.city}|${a.code}`.toLowerCase();
+  for (const a of incoming.addresses) if (!addresses.some((x) => addressKey(x) === addressKey(a))) addresses.push(a);
+  const collaborators = [...current.collaborators];
+  for (const c of incoming.collaborators) if (!collaborators.some((x) => x.id === c.id)) collaborators.push(c);
+  const custom = { ...current.custom };
+  for (const [k, v] of Object.entries(incoming.custom)) if (blank(custom[k])) custom[k] = v;
+  return {
+    name: fill(current.name, incoming.name, blank),
+    firstName: fill(current.firstName, incoming.firstName, blank),
+    lastName: fill(current.lastName, incoming.lastName, blank),
+    stageId: fill(current.stageId, incoming.stageId, blank),
+    source: fill(current.source, incoming.source, blank),
+    sourceUrl: fill(current.sourceUrl, incoming.sourceUrl, blank),
+    price: fill(current.price, incoming.price, blank),
+    background: fill(current.background, incoming.background, blank),
+    contacted: current.contacted || incoming.contacted,
+    assignedUserId: fill(current.assignedUserId, incoming.assignedUserId, blank),
+    assignedLenderId: fill(current.assignedLenderId, incoming.assignedLenderId, blank),
+    emails,
+    phones,
+    addresses,
+    tags: uniqueTags([...current.tags, ...incoming.tags]),
+    collaborators,
+    custom,
+  };
+}
+
+function changedFields(before: PersonState, after: PersonState): (keyof PersonState)[] {
+  return WATCHED.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
+function addedTags(before: string[], after: string[]): string[] {
+  const had = new Set(before.map((t) => t.toLowerCase()));
+  return after.filter((t) => !had.has(t.toLowerCase()));
+}
+
+async function stageName(trx: Trx, stageId: number | null): Promise<string | null> {
+  if (stageId === null) return null;
+  const row = await trx.selectFrom('stages').select('name').where('id', '=', stageId).executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/** Default ownership so that an Agent or Lender can see the people they create. */
+export function defaultOwnership(auth: AuthUser, state: PersonState): PersonState {
+  if (auth.role === 'Agent' && state.assignedUserId === null) return { ...state, assignedUserId: auth.userId };
+  if (auth.role === 'Lender' && state.assignedLenderId === null) return { ...state, assignedLenderId: auth.userId };
+  return state;
+}
+
+/** Inserts a person and emits peopleCreated (and peopleTagsCreated for its tags). */
+export async function createPerson(
+  trx: Trx,
+  accountId: number,
+  state: PersonState,
+  meta: { createdVia: string; at: string; lastActivity?: string | null },
+): Promise<number> {
+  const withStage = state.stageId === null ? { ...state, stageId: await defaultStageId(trx, accountId) } : state;
+  const id = await insertPerson(trx, accountId, withStage, meta);
+  await emit(trx, accountId, 'peopleCreated', [id]);
+  if (withStage.tags.length) await emit(trx, accountId, 'peopleTagsCreated', [id], { tags: withStage.tags });
+  return id;
+}
+
+/**
+ * Stores a person's new state and emits what changed: peopleUpdated for the watched fields,
+ * peopleStageUpdated for a new stage, peopleTagsCreated for added tags. A no-op emits nothing.
+ */
+export async function savePerson(trx: Trx, accountId: number, personId: number, before: PersonState, after: PersonState, at: string): Promise<boolean> {
+  const changed = changedFields(before, after);
+  if (changed.length === 0) return false;
+  await updatePersonState(trx, accountId, personId, before, after, at);
+  await emit(trx, accountId, 'peopleUpdated', [personId]);
+  if (changed.includes('stageId') && after.stageId !== null) {
+    await emit(trx, accountId, 'peopleStageUpdated', [personId], { stage: await stageName(trx, after.stageId) });
+  }
+  const tags = addedTags(before.tags, after.tags);
+  if (tags.length) await emit(trx, accountId, 'peopleTagsCreated', [personId], { tags });
+  return true;
+}
+
+export async function removePerson(trx: Trx, auth: AuthUser, personId: number): Promise<void> {
+  if (auth.role === 'Lender') throw forbidden('Lenders cannot delete people');
+  await deletePerson(trx, auth.accountId, personId);
+  // Interface rule 2: the person's notes, calls and the rest go with them, and only peopleDeleted fires.
+  await emit(trx, auth.accountId, 'peopleDeleted', [personId]);
+}
+
+export { emptyPersonState };
