@@ -1,5 +1,6 @@
 import type { AnyDb, DialectName } from '../dialect.js';
 import * as foundation from './0001_foundation.js';
+import * as timeline from './0010_timeline.js';
 
 export interface HearthMigration {
   up(db: AnyDb, dialect: DialectName): Promise<void>;
@@ -11,4 +12,5 @@ export interface HearthMigration {
  */
 export const migrations: Record<string, HearthMigration> = {
   '0001_foundation': foundation,
+  '0010_timeline': timeline,
 };
