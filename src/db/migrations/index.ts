@@ -1,6 +1,9 @@
 import type { AnyDb, DialectName } from '../dialect.js';
 import * as foundation from './0001_foundation.js';
 import * as timeline from './0010_timeline.js';
+import * as leads from './0020_leads.js';
+import * as actionPlans from './0030_action_plans.js';
+import * as pipelinesDeals from './0040_pipelines_deals.js';
 
 export interface HearthMigration {
   up(db: AnyDb, dialect: DialectName): Promise<void>;
@@ -13,4 +16,7 @@ export interface HearthMigration {
 export const migrations: Record<string, HearthMigration> = {
   '0001_foundation': foundation,
   '0010_timeline': timeline,
+  '0020_leads': leads,
+  '0030_action_plans': actionPlans,
+  '0040_pipelines_deals': pipelinesDeals,
 };

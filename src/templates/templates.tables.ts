@@ -1,0 +1,20 @@
+import type { Generated } from 'kysely';
+import type { Flag } from '../db/database.js';
+
+export interface TemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  subject: string;
+  body: string;
+  is_shared: Flag;
+  created_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+declare module '../db/extension-tables.js' {
+  interface ExtensionTables {
+    templates: TemplatesTable;
+  }
+}
