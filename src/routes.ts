@@ -3,10 +3,12 @@ import type { AppContext } from './context.js';
 import { peopleRoutes } from './people/people.routes.js';
 import { usersRoutes } from './users/users.routes.js';
 import { personCustomFieldRoutes } from './customFields/customFields.routes.js';
+import { timelineRoutes } from './timeline/timeline.routes.js';
+import { stagesRoutes } from './stages/stages.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes];
