@@ -4,22 +4,42 @@ import { ApiError, badRequest } from './errors.js';
 export const BODY_LIMIT = 1024 * 1024;
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw badRequest(`Malformed JSON body: ${(err as Error).message}`);
   }
+  if ((text.includes('\\u0000') || text.includes('\0')) && containsNul(value)) throw nulError();
+  return value;
 }
+
+/**
+ * PostgreSQL cannot store U+0000 in text and SQLite would; refusing it here gives one answer on
+ * both databases.
+ */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  return false;
+}
+
+const nulError = () => badRequest('Text in the request body must not contain NUL (\\u0000) characters');
 
 /** Form bodies are flat key=value pairs; repeated keys become arrays. */
 function parseForm(text: string): Record<string, unknown> {
   const result: Record<string, unknown> = {};
+  const set = (key: string, value: unknown) =>
+    // defineProperty, not assignment: a key named __proto__ must stay a plain (unknown) field.
+    Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
   for (const [key, value] of new URLSearchParams(text)) {
-    const existing = result[key];
-    if (existing === undefined) result[key] = value;
+    const existing = Object.hasOwn(result, key) ? result[key] : undefined;
+    if (existing === undefined) set(key, value);
     else if (Array.isArray(existing)) existing.push(value);
-    else result[key] = [existing, value];
+    else set(key, [existing, value]);
   }
+  if (containsNul(result)) throw nulError();
   return result;
 }
 

@@ -69,6 +69,27 @@ export function validationError(error: FastifyError): ApiError {
   return new ApiError(400, 'VALIDATION_FAILED', where === 'body' || !where ? message : `Invalid ${where}: ${message}`, errors);
 }
 
+/**
+ * PostgreSQL refuses some values SQLite stores (an id beyond 32 bits, a NUL character, a malformed
+ * number): SQLSTATE class 22 "data exception". Such a value came from the client, so it is a 400.
+ */
+function dataExceptionMessage(error: unknown): string | null {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string' || !/^22[0-9A-Z]{3}$/.test(code)) return null;
+  switch (code) {
+    case '22003':
+      return 'A number in the request is out of range';
+    case '22021':
+    case '22P05':
+      return 'Text in the request contains a character that cannot be stored (such as \\u0000)';
+    case '22007':
+    case '22008':
+      return 'A date or time in the request is invalid';
+    default:
+      return 'A value in the request is invalid';
+  }
+}
+
 function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) return validationError(error);
@@ -85,6 +106,8 @@ function toApiError(error: FastifyError): ApiError | null {
   }
   if (error instanceof SyntaxError) return badRequest(`Malformed JSON body: ${error.message}`);
   if (isUniqueViolation(error)) return conflict('A record with the same unique value already exists');
+  const dataProblem = dataExceptionMessage(error);
+  if (dataProblem) return badRequest(dataProblem);
   if (isForeignKeyViolation(error)) return badRequest('A referenced record does not exist');
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, error.code ?? 'BAD_REQUEST', error.message);
@@ -97,6 +120,15 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const body: Record<string, unknown> = { errorMessage: error.message, errorCode: error.code };
   if (error.errors?.length) body.errors = error.errors;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: errors raised before routing (a malformed URL such as
+ * `/v1/people/%`) answer in the API's error shape too, not Fastify's default one.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const apiError = toApiError(error) ?? badRequest(error.message);
+  sendError(reply, apiError);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

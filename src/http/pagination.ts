@@ -58,10 +58,26 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
+/** Ids are 32-bit on PostgreSQL (serial); a cursor beyond that range cannot come from us. */
+const MAX_CURSOR_ID = 2_147_483_647;
+
+/** A cursor is client input: only the shapes encodeCursor makes may reach a query. */
+function isCursor(value: unknown): value is Cursor {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const c = value as Record<string, unknown>;
+  const validValue = c.v === undefined || c.v === null || typeof c.v === 'string' || (typeof c.v === 'number' && Number.isFinite(c.v));
+  return (
+    typeof c.s === 'string' &&
+    Number.isInteger(c.id) && (c.id as number) >= 0 && (c.id as number) <= MAX_CURSOR_ID &&
+    Number.isSafeInteger(c.o) && (c.o as number) >= 0 &&
+    validValue
+  );
+}
+
 function decodeCursor(raw: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (typeof value?.s === 'string' && Number.isInteger(value.id) && Number.isInteger(value.o)) return value as Cursor;
+    if (isCursor(value)) return value;
   } catch {
     /* fall through */
   }
@@ -88,8 +104,9 @@ export function readSort(sort: string | undefined, columns: Record<string, strin
   const descending = sort.startsWith('-');
   const field = descending ? sort.slice(1) : sort;
   if (field === 'id') return { name: sort, expression: idExpression, descending };
-  const expression = columns[field];
-  if (!expression) {
+  // Own keys only: `sort=constructor` must not find Object.prototype's members.
+  const expression = Object.hasOwn(columns, field) ? columns[field] : undefined;
+  if (typeof expression !== 'string') {
     throw badRequest(`Cannot sort by '${field}'; sortable fields: id, ${Object.keys(columns).join(', ')}`);
   }
   return { name: sort, expression, descending };

@@ -27,7 +27,10 @@ export function responses<T extends Record<number, TSchema>>(success: T) {
   };
 }
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** Ids are 32-bit integers (serial on PostgreSQL); larger values cannot name a record. */
+export const MAX_ID = 2_147_483_647;
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID }) });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { readSort, type SortKey } from '../http/pagination.js';
-import { toBool } from '../http/schemas.js';
+import { MAX_ID, toBool } from '../http/schemas.js';
 import { canSeePerson } from './people.access.js';
 import { normalizePhone, peopleQuery } from './people.repo.js';
 import type { PeopleListQuery } from './people.schemas.js';
@@ -28,7 +28,7 @@ export function peopleSort(sort: string | undefined): SortKey {
 
 function idList(raw: string, field: string): number[] {
   const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.some((s) => !/^\d+$/.test(s))) throw badRequest(`'${field}' must be a comma-separated list of ids`);
+  if (ids.some((s) => !/^\d+$/.test(s) || Number(s) > MAX_ID)) throw badRequest(`'${field}' must be a comma-separated list of ids`);
   return ids.map(Number);
 }
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Bool, Nullable, SystemField } from '../http/schemas.js';
+import { Bool, MAX_ID, Nullable, SystemField } from '../http/schemas.js';
 import { PageQuery } from '../http/pagination.js';
 
 const EmailIn = Type.Union([
@@ -29,7 +29,9 @@ const AddressIn = Type.Object(
   { additionalProperties: false },
 );
 
-const CollaboratorIn = Type.Union([Type.Integer({ minimum: 1 }), Type.Object({ id: Type.Integer({ minimum: 1 }) })]);
+const IdRef = (minimum: number) => Type.Integer({ minimum, maximum: MAX_ID });
+
+const CollaboratorIn = Type.Union([IdRef(1), Type.Object({ id: IdRef(1) }, { additionalProperties: false })]);
 
 /** Person fields a client may send; custom fields (`custom…`) ride along as extra keys. */
 export const personInputFields = {
@@ -37,16 +39,16 @@ export const personInputFields = {
   firstName: Type.Optional(Type.String({ maxLength: 150 })),
   lastName: Type.Optional(Type.String({ maxLength: 150 })),
   stage: Type.Optional(Type.String({ maxLength: 100 })),
-  stageId: Type.Optional(Type.Integer({ minimum: 1 })),
+  stageId: Type.Optional(IdRef(1)),
   source: Type.Optional(Type.String({ maxLength: 300 })),
   sourceUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   price: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
   background: Type.Optional(Type.String({ maxLength: 20000 })),
   contacted: Type.Optional(Bool()),
   assignedTo: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
-  assignedUserId: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  assignedUserId: Type.Optional(Nullable(IdRef(0))),
   assignedLenderName: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
-  assignedLenderId: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  assignedLenderId: Type.Optional(Nullable(IdRef(0))),
   emails: Type.Optional(Type.Array(EmailIn, { maxItems: 50 })),
   phones: Type.Optional(Type.Array(PhoneIn, { maxItems: 50 })),
   addresses: Type.Optional(Type.Array(AddressIn, { maxItems: 20 })),
@@ -124,15 +126,15 @@ export const PeopleListQuery = Type.Object(
     email: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
     stage: Type.Optional(Type.String()),
-    stageId: Type.Optional(Type.Integer()),
+    stageId: Type.Optional(IdRef(0)),
     source: Type.Optional(Type.String()),
     name: Type.Optional(Type.String({ description: 'Substring of the name' })),
     firstName: Type.Optional(Type.String()),
     lastName: Type.Optional(Type.String()),
     tags: commaList('Comma-separated tags: people with any of them'),
     assignedTo: Type.Optional(Type.String()),
-    assignedUserId: Type.Optional(Type.Integer()),
-    assignedLenderId: Type.Optional(Type.Integer()),
+    assignedUserId: Type.Optional(IdRef(0)),
+    assignedLenderId: Type.Optional(IdRef(0)),
     createdAfter: Type.Optional(Type.String()),
     createdBefore: Type.Optional(Type.String()),
     updatedAfter: Type.Optional(Type.String()),
