@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
 import type { AppContext } from './context.js';
 import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
-import { ApiError, registerErrorHandling, sendError } from './http/errors.js';
+import { ApiError, frameworkErrorHandler, registerErrorHandling, sendError } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { registerSystemIdentification } from './http/system.js';
 import { ErrorResponse } from './http/schemas.js';
@@ -24,6 +24,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     requestIdHeader: false,
+    frameworkErrors: frameworkErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
