@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { PageQuery, readSort, type SortKey } from '../http/pagination.js';
+import { assertPersonVisible, visiblePersonIds } from '../people/people.access.js';
+
+/**
+ * What the timeline resources (notes, calls, texts, emails, tasks, relationships) share:
+ * records hang off a person, and who may see a record is who may see its person.
+ */
+
+export const seesEveryone = (auth: AuthUser) => auth.role === 'Owner' || auth.role === 'Admin';
+
+/**
+ * Limits a query of person-owned rows to the people the caller may see. `column` is the
+ * qualified person_id column; rows with no person (unknown callers) stay visible to Owner/Admin only.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function onlyVisiblePeople<Q extends { where: (...args: any[]) => any }>(query: Q, db: DbOrTrx, auth: AuthUser, column: string): Q {
+  if (seesEveryone(auth)) return query;
+  return query.where(sql.ref(column), 'in', visiblePersonIds(db, auth)) as Q;
+}
+
+/** A personId in a body: 404 unless the caller may see that person (in their account). */
+export async function requirePerson(db: DbOrTrx, auth: AuthUser, personId: number | undefined): Promise<number> {
+  if (personId === undefined) throw badRequest("'personId' is required");
+  await assertPersonVisible(db, auth, personId);
+  return personId;
+}
+
+/** 400 unless `userId` is a user of the account. */
+export async function requireAccountUser(db: DbOrTrx, accountId: number, userId: number, field = 'userId'): Promise<{ id: number; name: string }> {
+  const user = await db.selectFrom('users').select(['id', 'name']).where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+  if (!user) throw badRequest(`'${field}' ${userId} is not a user of this account`);
+  return user;
+}
+
+export function missing(what: string, id: number): never {
+  throw notFound(`${what} ${id}`);
+}
+
+/** List query arguments every timeline list takes. */
+export const timelineListQuery = {
+  ...PageQuery,
+  personId: Type.Optional(Type.Integer({ minimum: 0, description: 'Only records of this person' })),
+  sort: Type.Optional(Type.String({ description: 'id (default -id), created, updated; prefix - for descending' })),
+  system: Type.Optional(Type.String()),
+};
+
+export function timelineSort(sort: string | undefined, table: string, extra: Record<string, string> = {}): SortKey {
+  return readSort(sort, { created: `${table}.created_at`, updated: `${table}.updated_at`, ...extra }, `${table}.id`);
+}
+
+/** Absolute address of a record, for reaction/reply event data. */
+export function refUri(publicUrl: string, path: string, id: number): string {
+  return `${publicUrl}${path}/${id}`;
+}
