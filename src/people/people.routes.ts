@@ -81,8 +81,11 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     if (!email && !phone) throw badRequest("Give 'email' or 'phone' to check");
     const match = await findMatchingPerson(db, request.auth.accountId, email ? [email] : [], phone ? [phone] : []);
     if (!match) return { found: false, matchedBy: null, assignedTo: null, personId: null };
+    // An Agent or Lender learns that the contact exists and who owns it, but not the id of a
+    // person they may not open.
     const row = await findPersonInAccount(db, request.auth.accountId, match.personId);
-    return { found: true, matchedBy: match.matchedBy, assignedTo: row?.assigned_name ?? null, personId: match.personId };
+    const visible = await findVisiblePerson(db, request.auth, match.personId);
+    return { found: true, matchedBy: match.matchedBy, assignedTo: row?.assigned_name ?? null, personId: visible ? match.personId : null };
   });
 
   app.get('/v1/people/:id', {
