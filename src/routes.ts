@@ -5,10 +5,11 @@ import { usersRoutes } from './users/users.routes.js';
 import { personCustomFieldRoutes } from './customFields/customFields.routes.js';
 import { timelineRoutes } from './timeline/timeline.routes.js';
 import { stagesRoutes } from './stages/stages.routes.js';
+import { pipelinesRoutes } from './pipelines/pipelines.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes];

@@ -1,4 +1,6 @@
 import type { AppContext } from './context.js';
+import { notificationEmailJob } from './notifications/notifications.mailer.js';
+import { enrichmentJob } from './enrichment/enrichment.service.js';
 
 /** A loop that runs beside (or instead of) the API: webhook delivery, scheduled automations. */
 export interface BackgroundJob {
@@ -12,7 +14,7 @@ export interface BackgroundJob {
 export type BackgroundJobFactory = (ctx: AppContext) => BackgroundJob;
 
 /** Every background job; HEARTH_ROLE=all or worker runs them. Add new ones here. */
-export const backgroundJobFactories: BackgroundJobFactory[] = [];
+export const backgroundJobFactories: BackgroundJobFactory[] = [notificationEmailJob, enrichmentJob];
 
 export function startWorker(ctx: AppContext): { stop(): Promise<void> } {
   const jobs = backgroundJobFactories.map((factory) => factory(ctx));

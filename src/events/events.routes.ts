@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { RouteOptions } from '../routes.js';
+import type { Api } from '../http/route-types.js';
+import { badRequest } from '../http/errors.js';
+import { responses } from '../http/schemas.js';
+import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
+import { assertPersonVisible } from '../people/people.access.js';
+import { findVisiblePerson } from '../people/people.repo.js';
+import { presentPerson } from '../people/people.presenter.js';
+import { Person } from '../people/people.schemas.js';
+import { EventBody, EventsListQuery, LeadEvent, PersonEventsQuery, PersonIdParams } from './events.schemas.js';
+import { type LeadEventRow, presentEvent } from './events.presenter.js';
+import { visibleEventsQuery } from './events.repo.js';
+import { ingestEvent } from './events.service.js';
+import { canonicalEventType, EVENT_TYPES } from './events.types.js';
+
+const tags = ['events'];
+const SORTABLE = { occurred: 'lead_events.occurred_at', created: 'lead_events.created_at' };
+
+function typeFilter(raw: string): string[] {
+  const type = canonicalEventType(raw, false);
+  if (!type) throw badRequest(`Unknown event type '${raw}'; use one of: ${EVENT_TYPES.join(', ')}`, [{ field: 'type', message: 'unknown event type' }]);
+  // "Inquiry" is stored as whichever of the two it became.
+  return raw.trim().toLowerCase() === 'inquiry' ? ['Property Inquiry', 'General Inquiry'] : [type];
+}
+
+function idList(raw: string): number[] {
+  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0 || ids.length > 100 || ids.some((s) => !/^\d+$/.test(s))) {
+    throw badRequest("Invalid query: 'id' must be a comma-separated list of up to 100 event ids", [{ field: 'id', message: 'invalid id list' }]);
+  }
+  return ids.map(Number);
+}
+
+export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
+  const app = instance as unknown as Api;
+  const { db } = ctx;
+
+  app.post('/v1/events', {
+    schema: {
+      tags,
+      summary: 'Send a lead or lead activity: dedups the person, records the event, routes and notifies (201 new person, 200 existing, 204 archived flow)',
+      body: EventBody,
+      response: responses({ 200: Person, 201: Person, 204: Type.Null() }),
+    },
+  }, async (request, reply) => {
+    if (!request.body) throw badRequest('Request body is empty; send a lead event as a JSON object');
+    const outcome = await ingestEvent(ctx, request.auth, request.body, request.system.name);
+    if (outcome.status === 204) return reply.code(204).send(null);
+    const row = await findVisiblePerson(db, request.auth, outcome.personId);
+    // A lead matched to a person the caller may not see is still recorded; only the id is returned.
+    return reply.code(outcome.status).send(row ? presentPerson(row) : { id: outcome.personId });
+  });
+
+  app.get('/v1/events', {
+    schema: { tags, summary: 'List lead events (filters personId, type, id)', querystring: EventsListQuery, response: responses({ 200: ListEnvelope('events', LeadEvent) }) },
+  }, async (request) => {
+    const q = request.query;
+    let query = visibleEventsQuery(db, request.auth);
+    if (q.personId !== undefined) query = query.where('lead_events.person_id', '=', q.personId);
+    if (q.type) query = query.where('lead_events.type', 'in', typeFilter(q.type));
+    if (q.id) query = query.where('lead_events.id', 'in', idList(q.id));
+    const page = await paginate<LeadEventRow>(request, {
+      collection: 'events', query, page: readPage(q), sort: readSort(q.sort, SORTABLE, 'lead_events.id'), idExpression: 'lead_events.id', publicUrl: ctx.config.publicUrl,
+    });
+    return { _metadata: page.metadata, events: page.rows.map(presentEvent) };
+  });
+
+  app.get('/v1/events/:personId', {
+    schema: { tags, summary: "A person's lead events, newest first", params: PersonIdParams, querystring: PersonEventsQuery, response: responses({ 200: ListEnvelope('events', LeadEvent) }) },
+  }, async (request) => {
+    const q = request.query;
+    await assertPersonVisible(db, request.auth, request.params.personId);
+    let query = db.selectFrom('lead_events').selectAll('lead_events').where('lead_events.account_id', '=', request.auth.accountId).where('lead_events.person_id', '=', request.params.personId);
+    if (q.type) query = query.where('lead_events.type', 'in', typeFilter(q.type));
+    const page = await paginate<LeadEventRow>(request, {
+      collection: 'events', query, page: readPage(q), sort: readSort(q.sort, SORTABLE, 'lead_events.id'), idExpression: 'lead_events.id', publicUrl: ctx.config.publicUrl,
+    });
+    return { _metadata: page.metadata, events: page.rows.map(presentEvent) };
+  });
+};

@@ -1,0 +1,37 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import { cleanSource } from '../people/people.service.js';
+import { nextInRotation } from '../groups/groups.repo.js';
+import type { LeadFlowsTable } from './leadFlows.tables.js';
+import './leadFlows.tables.js';
+
+export type LeadFlowRow = Selectable<LeadFlowsTable>;
+
+/** Sources match case-insensitively and without a leading "www.". */
+export function sourceKey(source: string): string {
+  return cleanSource(source).toLowerCase();
+}
+
+export async function findLeadFlow(db: DbOrTrx, accountId: number, source: string): Promise<LeadFlowRow | undefined> {
+  const key = sourceKey(source);
+  if (!key) return undefined;
+  return db.selectFrom('lead_flows').selectAll().where('account_id', '=', accountId).where('source_key', '=', key).executeTakeFirst();
+}
+
+export async function accountOwnerId(db: DbOrTrx, accountId: number): Promise<number | null> {
+  const owner = await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', 'Owner').orderBy('id').limit(1).executeTakeFirst();
+  return owner?.id ?? null;
+}
+
+/**
+ * Who a new lead goes to: the flow's user, else the next member of the flow's group, else (no flow,
+ * an emptied group, a deleted user) the account owner, so that no lead is left without an agent.
+ */
+export async function assigneeForNewLead(trx: Trx, accountId: number, flow: LeadFlowRow | undefined): Promise<number | null> {
+  if (flow?.assigned_user_id) return flow.assigned_user_id;
+  if (flow?.group_id) {
+    const member = await nextInRotation(trx, accountId, flow.group_id);
+    if (member !== null) return member;
+  }
+  return accountOwnerId(trx, accountId);
+}
