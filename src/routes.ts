@@ -6,10 +6,15 @@ import { personCustomFieldRoutes } from './customFields/customFields.routes.js';
 import { timelineRoutes } from './timeline/timeline.routes.js';
 import { stagesRoutes } from './stages/stages.routes.js';
 import { pipelinesRoutes } from './pipelines/pipelines.routes.js';
+import { eventsRoutes } from './events/events.routes.js';
+import { leadFlowsRoutes } from './leadFlows/leadFlows.routes.js';
+import { groupsRoutes } from './groups/groups.routes.js';
+import { notificationsRoutes } from './notifications/notifications.routes.js';
+import { enrichmentRoutes } from './enrichment/enrichment.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes];
