@@ -8,6 +8,7 @@ import { BODY_LIMIT, registerBodyParsers } from './http/body.js';
 import { ApiError, frameworkErrorHandler, registerErrorHandling, sendError } from './http/errors.js';
 import { registerAuth } from './http/auth.js';
 import { registerSystemIdentification } from './http/system.js';
+import { registerRateLimit } from './http/rate-limit.js';
 import { ErrorResponse } from './http/schemas.js';
 import { routeModules } from './routes.js';
 
@@ -58,6 +59,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   registerAuth(app, ctx);
   registerSystemIdentification(app, ctx);
+  // After system identification: the bucket is the identified system.
+  await registerRateLimit(app, ctx);
 
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   app.get(

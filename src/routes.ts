@@ -11,10 +11,11 @@ import { leadFlowsRoutes } from './leadFlows/leadFlows.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
 import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { enrichmentRoutes } from './enrichment/enrichment.routes.js';
+import { rateLimitRoutes } from './rateLimit/rateLimit.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes];
