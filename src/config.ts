@@ -29,6 +29,8 @@ export interface Config {
   rateLimits: 'default' | 'off' | RateLimitOverrides;
   smtpUrl: string | null;
   enrichmentUrl: string | null;
+  /** HEARTH_SECRET: encrypts stored webhook signing keys; null = a secret generated once in the data dir. */
+  secret: string | null;
   logLevel: string;
 }
 
@@ -144,6 +146,13 @@ function isLimitOverrides(value: unknown): value is RateLimitOverrides {
   return Object.values(v.systems).every(isLimitTable);
 }
 
+function secretVar(env: Env): string | null {
+  const raw = env.HEARTH_SECRET;
+  if (!raw) return null;
+  if (raw.length < 32) fail('HEARTH_SECRET', `must be at least 32 characters (e.g. openssl rand -base64 32), got ${raw.length}`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = intVar(env, 'PORT', 8443, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -178,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: rateLimitsVar(env),
     smtpUrl: urlVar(env, 'HEARTH_SMTP_URL', ['smtp:', 'smtps:']),
     enrichmentUrl: urlVar(env, 'HEARTH_ENRICHMENT_URL', ['https:', 'http:']),
+    secret: secretVar(env),
     logLevel: env.HEARTH_LOG_LEVEL || 'info',
   });
 }

@@ -12,10 +12,11 @@ import { groupsRoutes } from './groups/groups.routes.js';
 import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { enrichmentRoutes } from './enrichment/enrichment.routes.js';
 import { rateLimitRoutes } from './rateLimit/rateLimit.routes.js';
+import { webhookRoutes } from './webhooks/webhooks.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, webhookRoutes];

@@ -4,6 +4,7 @@ import * as timeline from './0010_timeline.js';
 import * as leads from './0020_leads.js';
 import * as actionPlans from './0030_action_plans.js';
 import * as pipelinesDeals from './0040_pipelines_deals.js';
+import * as webhooks from './0050_webhooks.js';
 import * as rateLimits from './0060_rate_limits.js';
 
 export interface HearthMigration {
@@ -20,5 +21,6 @@ export const migrations: Record<string, HearthMigration> = {
   '0020_leads': leads,
   '0030_action_plans': actionPlans,
   '0040_pipelines_deals': pipelinesDeals,
+  '0050_webhooks': webhooks,
   '0060_rate_limits': rateLimits,
 };

@@ -1,0 +1,86 @@
+import { type Kysely, sql } from 'kysely';
+import type { AppContext } from '../context.js';
+import type { DB } from '../db/database.js';
+import { buildEventBodies } from './payload.js';
+import { writeTransaction } from './write-tx.js';
+import './webhooks.tables.js';
+
+/** Outbox rows fanned out per transaction. */
+export const FANOUT_BATCH = 500;
+/** pg advisory lock: one fan-out at a time keeps delivery ids in outbox (event) order. */
+const FANOUT_LOCK = 0x4865_6172;
+
+function inChunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Turns undispatched outbox rows into stored events (the exact bodies, split into ≤100 ids) and
+ * one pending delivery per matching Active webhook, and marks the rows dispatched: all in one
+ * transaction, so a crash either leaves the rows for the next worker or has done all of it.
+ * Returns how many outbox rows were handled.
+ */
+export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promise<number> {
+  return writeTransaction(ctx, async (db: Kysely<DB>) => {
+    if (ctx.dialect === 'postgres') {
+      const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${FANOUT_LOCK}) as locked`.execute(db);
+      if (!lock.rows[0]?.locked) return 0;
+    }
+    let pending = db.selectFrom('outbox').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(limit);
+    if (ctx.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
+    const rows = await pending.execute();
+    if (rows.length === 0) return 0;
+
+    const accountIds = [...new Set(rows.map((r) => r.account_id))];
+    const hooks = await db
+      .selectFrom('webhooks')
+      .select(['id', 'account_id', 'event'])
+      .where('status', '=', 'Active')
+      .where('account_id', 'in', accountIds)
+      .orderBy('id')
+      .execute();
+    const byEvent = new Map<string, { id: number; account_id: number }[]>();
+    for (const hook of hooks) {
+      const key = `${hook.account_id}:${hook.event}`;
+      byEvent.set(key, [...(byEvent.get(key) ?? []), hook]);
+    }
+
+    const nowMs = ctx.clock.now();
+    const now = new Date(nowMs).toISOString();
+    const events: { uuid: string; accountId: number; event: string; body: string; hooks: { id: number }[] }[] = [];
+    for (const row of rows) {
+      const matching = byEvent.get(`${row.account_id}:${row.event}`);
+      if (!matching) continue;
+      for (const built of buildEventBodies(ctx.config.publicUrl, row)) {
+        events.push({ ...built, accountId: row.account_id, hooks: matching });
+      }
+    }
+
+    const eventIds = new Map<string, number>();
+    for (const part of inChunks(events, 200)) {
+      const inserted = await db
+        .insertInto('webhook_events')
+        .values(part.map((e) => ({ event_uuid: e.uuid, account_id: e.accountId, event: e.event, payload: e.body, created_at: now })))
+        .returning(['id', 'event_uuid'])
+        .execute();
+      for (const r of inserted) eventIds.set(r.event_uuid, r.id);
+    }
+    const deliveries = events.flatMap((e) =>
+      e.hooks.map((hook) => ({
+        account_id: e.accountId,
+        webhook_id: hook.id,
+        event_id: eventIds.get(e.uuid)!,
+        state: 'pending' as const,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    );
+    for (const part of inChunks(deliveries, 500)) await db.insertInto('webhook_deliveries').values(part).execute();
+    for (const part of inChunks(rows.map((r) => r.id), 500)) {
+      await db.updateTable('outbox').set({ dispatched_at: now }).where('id', 'in', part).execute();
+    }
+    return rows.length;
+  });
+}
