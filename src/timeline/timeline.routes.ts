@@ -2,6 +2,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import { notesRoutes } from '../notes/notes.routes.js';
 import { reactionsRoutes } from '../reactions/reactions.routes.js';
+import { callsRoutes } from '../calls/calls.routes.js';
+import { textMessagesRoutes } from '../textMessages/textMessages.routes.js';
+import { emailsRoutes } from '../emails/emails.routes.js';
+import { tasksRoutes } from '../tasks/tasks.routes.js';
 import { threadedRepliesRoutes } from '../threadedReplies/threadedReplies.routes.js';
 
 /** The contact timeline's route modules, registered together from src/routes.ts. */
@@ -9,4 +13,8 @@ export const timelineRoutes: FastifyPluginAsync<RouteOptions>[] = [
   notesRoutes,
   reactionsRoutes,
   threadedRepliesRoutes,
+  callsRoutes,
+  textMessagesRoutes,
+  emailsRoutes,
+  tasksRoutes,
 ];

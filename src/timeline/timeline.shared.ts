@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TOptional, type TProperties, Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
@@ -56,4 +56,9 @@ export function timelineSort(sort: string | undefined, table: string, extra: Rec
 /** Absolute address of a record, for reaction/reply event data. */
 export function refUri(publicUrl: string, path: string, id: number): string {
   return `${publicUrl}${path}/${id}`;
+}
+
+/** Every property optional: the body of a PUT where only the fields sent change. */
+export function allOptional<T extends TProperties>(props: T): { [K in keyof T]: TOptional<T[K]> } {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
 }
