@@ -13,10 +13,13 @@ import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { enrichmentRoutes } from './enrichment/enrichment.routes.js';
 import { rateLimitRoutes } from './rateLimit/rateLimit.routes.js';
 import { webhookRoutes } from './webhooks/webhooks.routes.js';
+import { templatesRoutes } from './templates/templates.routes.js';
+import { actionPlansRoutes } from './actionPlans/actionPlans.routes.js';
+import { actionPlansPeopleRoutes } from './actionPlans/actionPlansPeople.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, webhookRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes];

@@ -1,5 +1,8 @@
+import type { Static } from '@sinclair/typebox';
 import type { Trx } from '../db/database.js';
-import { nextDueAt, planStepsQuery } from './actionPlans.schedule.js';
+import { badRequest, conflict } from '../http/errors.js';
+import { nextDueAt, planStepsQuery, refreshSchedule } from './actionPlans.schedule.js';
+import type { StepInput as StepInputSchema } from './actionPlans.schemas.js';
 import './actionPlans.tables.js';
 
 export interface StartedActionPlan {
@@ -78,4 +81,88 @@ export async function startOnPlan(
   const winner = await existing();
   if (!winner) throw new Error('action plan start conflicted but no active run was found');
   return { id: winner.id, started: false };
+}
+
+type StepInput = Static<typeof StepInputSchema>;
+
+/** Checks steps against their kind and the account's templates; throws 400 naming the step. */
+async function checkSteps(trx: Trx, accountId: number, steps: StepInput[]): Promise<void> {
+  const field = (i: number, name: string) => `steps[${i}].${name}`;
+  const templateIds = new Set<number>();
+  steps.forEach((step, i) => {
+    if (step.kind === 'task') {
+      if (!step.taskName?.trim()) throw badRequest(`A task step needs 'taskName' (step ${i + 1})`, [{ field: field(i, 'taskName'), message: 'required for a task step' }]);
+      if (step.templateId !== undefined) throw badRequest(`A task step takes no 'templateId' (step ${i + 1})`, [{ field: field(i, 'templateId'), message: 'only for email steps' }]);
+    } else {
+      if (step.templateId === undefined) throw badRequest(`An email step needs 'templateId' (step ${i + 1})`, [{ field: field(i, 'templateId'), message: 'required for an email step' }]);
+      if (step.taskName !== undefined || step.taskType !== undefined) {
+        throw badRequest(`An email step takes no 'taskName' or 'taskType' (step ${i + 1})`, [{ field: field(i, 'taskName'), message: 'only for task steps' }]);
+      }
+      templateIds.add(step.templateId);
+    }
+  });
+  if (templateIds.size === 0) return;
+  const found = await trx.selectFrom('templates').select('id').where('account_id', '=', accountId).where('id', 'in', [...templateIds]).execute();
+  const missing = [...templateIds].filter((id) => !found.some((t) => t.id === id));
+  if (missing.length) throw badRequest(`No template ${missing.join(', ')} in this account`, [{ field: 'steps.templateId', message: 'unknown template' }]);
+}
+
+function stepColumns(step: StepInput, index: number) {
+  return {
+    position: step.order ?? index + 1,
+    delay_days: step.delayDays,
+    kind: step.kind,
+    task_type: step.kind === 'task' ? (step.taskType ?? 'Follow Up') : null,
+    task_name: step.kind === 'task' ? step.taskName!.trim() : null,
+    template_id: step.kind === 'email' ? step.templateId! : null,
+  };
+}
+
+/**
+ * Makes a plan's steps equal to `steps`: those with an id are updated in place (so what already
+ * ran for people stays recorded), those without are created, the others removed. Then every
+ * running or paused person-plan is rescheduled against the new steps.
+ */
+export async function replaceSteps(trx: Trx, accountId: number, actionPlanId: number, steps: StepInput[], isNewPlan: boolean): Promise<void> {
+  await checkSteps(trx, accountId, steps);
+  const existing = isNewPlan ? [] : await planStepsQuery(trx, accountId, actionPlanId).select('id').execute();
+  const keep = new Set<number>();
+  steps.forEach((step, i) => {
+    if (step.id === undefined) return;
+    if (!existing.some((e) => e.id === step.id)) throw badRequest(`Step ${step.id} is not a step of action plan ${actionPlanId}`, [{ field: `steps[${i}].id`, message: 'unknown step' }]);
+    if (keep.has(step.id)) throw badRequest(`Step ${step.id} is listed twice`, [{ field: `steps[${i}].id`, message: 'duplicate step' }]);
+    keep.add(step.id);
+  });
+  const removed = existing.map((e) => e.id).filter((id) => !keep.has(id));
+  if (removed.length) await trx.deleteFrom('action_plan_steps').where('id', 'in', removed).execute();
+  for (const [i, step] of steps.entries()) {
+    if (step.id !== undefined) {
+      await trx.updateTable('action_plan_steps').set(stepColumns(step, i)).where('id', '=', step.id).execute();
+    } else {
+      await trx.insertInto('action_plan_steps').values({ account_id: accountId, action_plan_id: actionPlanId, ...stepColumns(step, i) }).execute();
+    }
+  }
+  if (isNewPlan) return;
+  const active = await trx
+    .selectFrom('action_plans_people')
+    .select(['id', 'account_id', 'action_plan_id', 'started_at'])
+    .where('account_id', '=', accountId)
+    .where('action_plan_id', '=', actionPlanId)
+    .where('status', 'in', ['Running', 'Paused'])
+    .execute();
+  for (const row of active) await refreshSchedule(trx, row);
+}
+
+/** Pauses or resumes a person-plan. A resumed plan runs the steps that fell due while it was paused. */
+export async function setPlanPersonStatus(trx: Trx, accountId: number, id: number, status: 'Running' | 'Paused', at: string): Promise<void> {
+  const row = await trx
+    .selectFrom('action_plans_people')
+    .select(['id', 'account_id', 'action_plan_id', 'started_at', 'status'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  if (row.status === 'Completed') throw conflict(`Action plan run ${id} is Completed; it cannot be paused or resumed (start the plan again instead)`);
+  if (row.status === status) return;
+  await trx.updateTable('action_plans_people').set({ status, updated_at: at }).where('id', '=', id).execute();
+  if (status === 'Running') await refreshSchedule(trx, row);
 }

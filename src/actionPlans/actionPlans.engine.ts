@@ -1,0 +1,174 @@
+import type { AppContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import type { BackgroundJob } from '../worker.js';
+import { insertTask, type TaskType } from '../tasks/tasks.repo.js';
+import { insertEmail } from '../emails/emails.repo.js';
+import { findTemplateInAccount } from '../templates/templates.repo.js';
+import { loadMergeData } from '../templates/merge-data.js';
+import { renderMergeFields } from '../templates/merge-fields.js';
+import { isoSeconds } from '../time.js';
+import { nextDueAt, nextPendingStep, stepDueAt } from './actionPlans.schedule.js';
+import type { StepRow } from './actionPlans.presenter.js';
+import type { ActionPlansPeopleTable } from './actionPlans.tables.js';
+import type { Selectable } from 'kysely';
+
+/** How often the engine looks for steps that fell due. */
+export const POLL_INTERVAL_MS = 500;
+const BATCH = 100;
+/** Rounds per tick: a round advances each due person-plan by one step. */
+const MAX_ROUNDS = 50;
+
+type PlanPerson = Selectable<ActionPlansPeopleTable>;
+
+async function accountOwnerId(trx: Trx, accountId: number): Promise<number | null> {
+  const owner = await trx.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', 'Owner').orderBy('id').executeTakeFirst();
+  return owner?.id ?? null;
+}
+
+/** Carries out one step inside the caller's transaction; returns what it created. */
+async function carryOut(ctx: AppContext, trx: Trx, run: PlanPerson, step: StepRow, dueAt: string, now: number) {
+  const accountId = run.account_id;
+  const person = await trx.selectFrom('people').select('assigned_user_id').where('id', '=', run.person_id).executeTakeFirstOrThrow();
+  const agentId = person.assigned_user_id ?? (await accountOwnerId(trx, accountId));
+  if (step.kind === 'task') {
+    const taskId = await insertTask(trx, accountId, {
+      personId: run.person_id,
+      name: step.task_name ?? 'Follow up',
+      type: (step.task_type ?? 'Follow Up') as TaskType,
+      assignedUserId: agentId,
+      dueDate: dueAt.slice(0, 10),
+      now,
+    });
+    return { task_id: taskId, email_id: null };
+  }
+  const template = step.template_id === null ? undefined : await findTemplateInAccount(trx, accountId, step.template_id);
+  if (!template) {
+    // Templates in use cannot be deleted, so this is a plan edited under our feet: skip, do not stall.
+    ctx.log.warn({ planPersonId: run.id, stepId: step.id }, 'action plan email step has no template; skipped');
+    return { task_id: null, email_id: null };
+  }
+  const merge = await loadMergeData(trx, accountId, run.person_id, agentId);
+  const data = merge!.data;
+  const body = renderMergeFields(template.body, data);
+  const emailId = await insertEmail(trx, accountId, {
+    personId: run.person_id,
+    subject: renderMergeFields(template.subject, data),
+    body,
+    isHtml: /<[a-z][\s\S]*>/i.test(body),
+    from: data.agent?.email ?? '',
+    to: merge!.email ? [merge!.email] : [],
+    userId: merge!.agentId,
+    system: 'Hearth action plans',
+    now,
+  });
+  return { task_id: null, email_id: emailId };
+}
+
+/**
+ * Advances one person-plan by at most one step, in ONE transaction: the step's task or email, the
+ * step-run row (UNIQUE per person-plan and step) and the new schedule commit together or not at
+ * all. A crash before the commit leaves the step pending, a commit marks it done: restarts neither
+ * skip nor repeat a step, and two workers racing on it cannot both commit.
+ */
+async function advance(ctx: AppContext, planPersonId: number, now: number): Promise<boolean> {
+  const at = isoSeconds(now);
+  return ctx.db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('action_plans_people')
+      .selectAll()
+      .where('id', '=', planPersonId)
+      .where('status', '=', 'Running')
+      .where('next_due_at', '<=', at);
+    if (ctx.dialect === 'postgres') query = query.forUpdate().skipLocked();
+    const run = await query.executeTakeFirst();
+    if (!run) return false;
+    const step = await nextPendingStep(trx, run.account_id, run.id, run.action_plan_id);
+    const complete = () =>
+      trx.updateTable('action_plans_people').set({ status: 'Completed', completed_at: at, next_due_at: null, updated_at: at }).where('id', '=', run.id).execute();
+    if (!step) {
+      await complete();
+      return true;
+    }
+    const dueAt = stepDueAt(run.started_at, step.delay_days);
+    if (dueAt > at) {
+      await trx.updateTable('action_plans_people').set({ next_due_at: dueAt }).where('id', '=', run.id).execute();
+      return false;
+    }
+    const created = await carryOut(ctx, trx, run, step, dueAt, now);
+    await trx
+      .insertInto('action_plan_step_runs')
+      .values({ account_id: run.account_id, plan_person_id: run.id, step_id: step.id, due_at: dueAt, executed_at: at, ...created })
+      .execute();
+    const next = await nextPendingStep(trx, run.account_id, run.id, run.action_plan_id);
+    if (!next) await complete();
+    else await trx.updateTable('action_plans_people').set({ next_due_at: nextDueAt(run.started_at, next), updated_at: at }).where('id', '=', run.id).execute();
+    return true;
+  });
+}
+
+/** One pass over the person-plans whose next step is due; returns how many advanced. */
+export async function runDueActionPlanSteps(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  let advanced = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const due = await ctx.db
+      .selectFrom('action_plans_people')
+      .select('id')
+      .where('status', '=', 'Running')
+      .where('next_due_at', '<=', isoSeconds(now))
+      .orderBy('next_due_at')
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    let progressed = 0;
+    for (const { id } of due) {
+      try {
+        if (await advance(ctx, id, now)) progressed++;
+      } catch (err) {
+        // Another worker committed this step first: the constraint did its job.
+        if (isUniqueViolation(err)) continue;
+        ctx.log.error({ err, planPersonId: id }, 'action plan step failed; it stays pending and is retried');
+      }
+    }
+    advanced += progressed;
+    if (progressed === 0) break;
+  }
+  return advanced;
+}
+
+/** The background job that carries out action plan steps as they fall due. */
+export function actionPlansJob(ctx: AppContext): BackgroundJob {
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> | null = null;
+  let stopped = false;
+  const tick = async () => {
+    try {
+      await runDueActionPlanSteps(ctx);
+    } catch (err) {
+      ctx.log.error({ err }, 'action plan engine pass failed');
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      inFlight = tick().finally(() => {
+        inFlight = null;
+        schedule();
+      });
+    }, POLL_INTERVAL_MS);
+    timer.unref();
+  };
+  return {
+    name: 'actionPlans',
+    start() {
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
