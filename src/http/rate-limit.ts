@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import underPressure from '@fastify/under-pressure';
 import type { AppContext } from '../context.js';
 import { apiKeyFrom } from './auth.js';
 import { ApiError } from './errors.js';
 import { identifySystem } from './system.js';
 import { classify, CONTEXTS, WINDOW_SECONDS } from '../rateLimit/limits.js';
 import { RateLimiter } from '../rateLimit/limiter.js';
+import { CapacityGuard } from '../rateLimit/capacity.js';
 import { CLAIMED_SYSTEM, type Decision, KEY_BUCKET, VERIFIED_SYSTEM } from '../rateLimit/window.js';
 
 /** The limiter's verdict on one request, also what the response headers show. */
@@ -22,6 +22,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     rateLimiter: RateLimiter;
+    capacityGuard: CapacityGuard;
   }
 }
 
@@ -29,8 +30,8 @@ declare module 'fastify' {
 const UNLIMITED = 2_147_483_647;
 
 export interface CapacityOptions {
-  /** Mean event-loop delay (ms) above which /v1 requests are refused with 429 for a moment. */
-  maxEventLoopDelay?: number;
+  /** Event-loop lag (ms), seen twice in a row, above which /v1 requests are refused with 429 for a moment. */
+  maxLagMs?: number;
 }
 
 function isV1(url: string): boolean {
@@ -80,14 +81,18 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
   app.decorateRequest('rateLimit', null);
   app.addHook('onClose', async () => limiter.close());
 
-  await app.register(underPressure, {
-    maxEventLoopDelay: capacity.maxEventLoopDelay ?? 1000,
-    // A value returned here is sent as the response; undefined lets the request through.
-    pressureHandler: ((request: FastifyRequest, reply: FastifyReply) => {
-      if (!isV1(request.url)) return undefined;
-      reply.code(429).header('Retry-After', 5).type('application/json; charset=utf-8');
-      return { errorMessage: 'The service is temporarily over capacity; retry after 5 seconds', errorCode: 'OVER_CAPACITY' };
-    }) as unknown as (request: FastifyRequest, reply: FastifyReply) => void,
+  // Temporary capacity protection, on whether or not limits are enforced.
+  const guard = new CapacityGuard(capacity.maxLagMs ?? 1000);
+  app.decorate('capacityGuard', guard);
+  guard.start();
+  app.addHook('onClose', async () => guard.stop());
+  app.addHook('onRequest', async (request) => {
+    if (guard.overloaded && isV1(request.url)) {
+      const seconds = guard.retryAfterSeconds();
+      throw new ApiError(429, 'OVER_CAPACITY', `The service is temporarily over capacity; retry after ${seconds} seconds`, undefined, {
+        'Retry-After': String(seconds),
+      });
+    }
   });
 
   if (!limiter.enforced) return;
