@@ -6,6 +6,8 @@ import { callsRoutes } from '../calls/calls.routes.js';
 import { textMessagesRoutes } from '../textMessages/textMessages.routes.js';
 import { emailsRoutes } from '../emails/emails.routes.js';
 import { tasksRoutes } from '../tasks/tasks.routes.js';
+import { appointmentsRoutes } from '../appointments/appointments.routes.js';
+import { relationshipsRoutes } from '../relationships/relationships.routes.js';
 import { threadedRepliesRoutes } from '../threadedReplies/threadedReplies.routes.js';
 
 /** The contact timeline's route modules, registered together from src/routes.ts. */
@@ -17,4 +19,6 @@ export const timelineRoutes: FastifyPluginAsync<RouteOptions>[] = [
   textMessagesRoutes,
   emailsRoutes,
   tasksRoutes,
+  appointmentsRoutes,
+  relationshipsRoutes,
 ];
