@@ -14,6 +14,7 @@ import './webhooks.tables.js';
 export const MAX_LANES = 32;
 export const MAX_LANES_PER_HOST = 4;
 const BATCH = 100;
+const UNSIGNABLE_BACKOFF_MS = 30_000;
 
 interface ClaimedWebhook {
   id: number;
@@ -53,6 +54,8 @@ export class DeliveryEngine {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly lanes = new Map<number, Promise<void>>();
   private readonly hostLanes = new Map<string, number>();
+  /** Webhooks whose signing key this process cannot decrypt (another HEARTH_SECRET): left to the workers that can. */
+  private readonly unsignable = new Map<number, number>();
   private stopping = false;
   private readonly leaseMs: number;
 
@@ -95,7 +98,9 @@ export class DeliveryEngine {
         .orderBy('w.locked_until')
         .orderBy('w.id')
         .limit(free * 4);
-      if (this.lanes.size > 0) query = query.where('w.id', 'not in', [...this.lanes.keys()]);
+      for (const [id, until] of this.unsignable) if (until < Date.now()) this.unsignable.delete(id);
+      const skip = [...this.lanes.keys(), ...this.unsignable.keys()];
+      if (skip.length > 0) query = query.where('w.id', 'not in', skip);
       if (this.ctx.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const candidates = await query.execute();
       const chosen: ClaimedWebhook[] = [];
@@ -159,27 +164,30 @@ export class DeliveryEngine {
   }
 
   private async runLane(hook: ClaimedWebhook): Promise<void> {
+    let key: string;
+    try {
+      key = await this.keys.get(hook.system);
+    } catch (err) {
+      // Not an attempt: retrying cannot help until the operator fixes HEARTH_SECRET, and a
+      // correctly configured worker may still send it. Nothing is lost; it stays pending.
+      this.ctx.log.error({ err, webhookId: hook.id, system: hook.system }, 'cannot sign webhook deliveries here; leaving them to other workers');
+      this.unsignable.set(hook.id, Date.now() + UNSIGNABLE_BACKOFF_MS);
+      return;
+    }
     while (!this.stopping) {
       const batch = await this.dueDeliveries(hook.id);
       if (batch.length === 0) return;
       for (const delivery of batch) {
         if (this.stopping) return;
         const startedMs = this.ctx.clock.now();
-        const result = await this.deliver(hook, delivery);
+        const result = await this.deliver(hook, key, delivery);
         const outcome = await writeTransaction(this.ctx, (db) => this.record(db, hook, delivery, result, startedMs));
         if (outcome === 'stop') return;
       }
     }
   }
 
-  private async deliver(hook: ClaimedWebhook, delivery: DueDelivery): Promise<SendResult> {
-    let key: string;
-    try {
-      key = await this.keys.get(hook.system);
-    } catch (err) {
-      this.ctx.log.error({ err, webhookId: hook.id, system: hook.system }, 'cannot sign webhook delivery');
-      return { success: false, statusCode: null, latencyMs: 0, error: `not sent: cannot sign (${(err as Error).message})`, response: null };
-    }
+  private async deliver(hook: ClaimedWebhook, key: string, delivery: DueDelivery): Promise<SendResult> {
     const timestamp = Math.floor(Date.now() / 1000);
     return this.sender.send(hook.url, delivery.payload, {
       [this.ctx.config.signatureHeader]: hearthSignature(key, delivery.payload),
