@@ -84,7 +84,7 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
   // Temporary capacity protection, on whether or not limits are enforced.
   const guard = new CapacityGuard(capacity.maxLagMs ?? 1000);
   app.decorate('capacityGuard', guard);
-  guard.start();
+  app.addHook('onListen', async () => guard.start());
   app.addHook('onClose', async () => guard.stop());
   app.addHook('onRequest', async (request) => {
     if (guard.overloaded && isV1(request.url)) {

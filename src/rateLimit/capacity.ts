@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 
 /**
  * Temporary capacity protection. A timer measures how late the event loop runs it (the lag); when
- * `strikes` samples in a row are later than `maxLagMs`, the process is overloaded and /v1 requests
+ * `strikes` samples in a row (3) are later than `maxLagMs`, the process is overloaded and /v1 requests
  * are refused with 429 until a sample is on time again. One long block (start-up, a big GC) is a
  * single late sample and does not trip it; sustained overload does.
  */
@@ -14,7 +14,7 @@ export class CapacityGuard {
 
   constructor(
     readonly maxLagMs = 1000,
-    readonly strikes = 2,
+    readonly strikes = 3,
     readonly intervalMs = 250,
   ) {}
 
