@@ -7,6 +7,11 @@ import './webhooks.tables.js';
 
 /** Outbox rows fanned out per transaction. */
 export const FANOUT_BATCH = 500;
+/**
+ * A new delivery is due at once, whatever the clock of the worker that fanned it out says: a
+ * worker whose clock runs ahead must not hold deliveries back from the others.
+ */
+export const DUE_NOW = new Date(0).toISOString();
 /** pg advisory lock: one fan-out at a time keeps delivery ids in outbox (event) order. */
 const FANOUT_LOCK = 0x4865_6172;
 
@@ -73,7 +78,7 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
         webhook_id: hook.id,
         event_id: eventIds.get(e.uuid)!,
         state: 'pending' as const,
-        next_attempt_at: now,
+        next_attempt_at: DUE_NOW,
         created_at: now,
       })),
     );

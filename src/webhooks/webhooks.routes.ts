@@ -13,6 +13,7 @@ import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.j
 import { isoSeconds } from '../time.js';
 import { EVENT_NAMES, isEventName } from './event-names.js';
 import { validateCallbackUrl } from './callback-url.js';
+import { DUE_NOW } from './dispatcher.js';
 import { storeSigningKey } from './signing-keys.js';
 import { type AttemptRow, presentAttempt, presentWebhook, type WebhookRow } from './webhooks.presenter.js';
 import {
@@ -208,7 +209,7 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
     const at = new Date(ctx.clock.now()).toISOString();
     await db
       .insertInto('webhook_deliveries')
-      .values(hooks.map((h) => ({ account_id: accountId, webhook_id: h.id, event_id: found.id, state: 'pending' as const, next_attempt_at: at, created_at: at })))
+      .values(hooks.map((h) => ({ account_id: accountId, webhook_id: h.id, event_id: found.id, state: 'pending' as const, next_attempt_at: DUE_NOW, created_at: at })))
       .execute();
     return reply.code(202).send({ eventId: request.params.id.toLowerCase(), webhookIds: hooks.map((h) => h.id) });
   });

@@ -59,7 +59,7 @@ export function testCa(): Promise<TestCa> {
   return shared;
 }
 
-export type Responder = (req: Received, res: ServerResponse) => void | Promise<void>;
+export type Responder = (req: Received, res: ServerResponse) => unknown;
 
 export interface Receiver {
   url: string;
