@@ -7,7 +7,7 @@ import { startReceiver, testCa } from '../test/webhooks/receiver.js';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 /** events committed per second (each is delivered twice) */
-const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 1_000);
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 500);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -15,6 +15,7 @@ export const MAX_LANES = 32;
 export const MAX_LANES_PER_HOST = 4;
 const BATCH = 100;
 const UNSIGNABLE_BACKOFF_MS = 30_000;
+const FLUSH_EVERY = 25;
 
 interface ClaimedWebhook {
   id: number;
@@ -174,17 +175,38 @@ export class DeliveryEngine {
       this.unsignable.set(hook.id, Date.now() + UNSIGNABLE_BACKOFF_MS);
       return;
     }
+    // Results are written in small groups: at most FLUSH_EVERY of them, a failure at once, and at
+    // least once a second, so the lease (renewed at each write) always covers the next request.
+    let pending: { delivery: DueDelivery; result: SendResult; startedMs: number }[] = [];
+    let lastFlush = Date.now();
+    const flush = async (): Promise<Outcome> => {
+      const group = pending;
+      pending = [];
+      lastFlush = Date.now();
+      if (group.length === 0) return 'continue';
+      return writeTransaction(this.ctx, async (db) => {
+        for (const item of group) {
+          const outcome = await this.record(db, hook, item.delivery, item.result, item.startedMs);
+          if (outcome === 'stop') return 'stop';
+        }
+        return this.renewLease(db, hook.id);
+      });
+    };
     while (!this.stopping) {
       const batch = await this.dueDeliveries(hook.id);
-      if (batch.length === 0) return;
+      if (batch.length === 0) break;
       for (const delivery of batch) {
-        if (this.stopping) return;
+        if (this.stopping) break;
         const startedMs = this.ctx.clock.now();
         const result = await this.deliver(hook, key, delivery);
-        const outcome = await writeTransaction(this.ctx, (db) => this.record(db, hook, delivery, result, startedMs));
-        if (outcome === 'stop') return;
+        pending.push({ delivery, result, startedMs });
+        if (!result.success || pending.length >= FLUSH_EVERY || Date.now() - lastFlush >= 1000) {
+          if ((await flush()) === 'stop') return;
+        }
       }
+      if ((await flush()) === 'stop') return;
     }
+    await flush();
   }
 
   private async deliver(hook: ClaimedWebhook, key: string, delivery: DueDelivery): Promise<SendResult> {
@@ -249,10 +271,15 @@ export class DeliveryEngine {
         return 'stop';
       }
     }
+    return 'continue';
+  }
+
+  /** Extends this worker's lease on a webhook; 'stop' when it was lost (or the webhook is no longer Active). */
+  private async renewLease(db: Kysely<DB>, webhookId: number): Promise<Outcome> {
     const lease = await db
       .updateTable('webhooks')
-      .set({ locked_until: iso(nowMs + this.leaseMs) })
-      .where('id', '=', hook.id)
+      .set({ locked_until: iso(this.ctx.clock.now() + this.leaseMs) })
+      .where('id', '=', webhookId)
       .where('locked_by', '=', this.workerId)
       .where('status', '=', 'Active')
       .executeTakeFirst();
