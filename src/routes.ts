@@ -22,4 +22,4 @@ export interface RouteOptions {
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, webhookRoutes];
