@@ -62,6 +62,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // After system identification: the bucket is the identified system.
   await registerRateLimit(app, ctx);
 
+  // Liveness: answers without touching the database (also the benchmark's hello-world baseline).
+  app.get('/livez', { config: { auth: 'none' }, schema: { tags: ['health'], security: [], response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } } }, async () => ({ status: 'ok' }));
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
   app.get(
     '/health',

@@ -1,0 +1,218 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/bootstrap.js';
+import type { AppContext } from '../src/context.js';
+import { createAccount, createSystem } from '../src/accounts/accounts.service.js';
+import pino from 'pino';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BenchRow {
+  name: string;
+  /** median of the per-second request (or event) rates */
+  rate: number;
+  unit?: string;
+  p50: number;
+  p99: number;
+  /** rate as a share of the baseline row measured in the same run */
+  ratio?: number;
+  note?: string;
+}
+
+export interface BenchServer {
+  url: string;
+  ownerKey: string;
+  accountId: number;
+  system: { name: string; key: string };
+  /** a context on the same database, for seeding and reading */
+  ctx: AppContext;
+  dataDir: string;
+  authHeader: string;
+  close(): Promise<void>;
+}
+
+export interface MeasureOptions {
+  name: string;
+  url: string;
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** called for every request: return a new path/body to vary the requests */
+  vary?: () => { path?: string; body?: string };
+  connections?: number;
+  durationSeconds?: number;
+}
+
+export interface BenchHarness {
+  startServer(env?: Record<string, string>): Promise<BenchServer>;
+  measure(options: MeasureOptions): Promise<BenchRow>;
+  seedPeople(server: BenchServer, count: number): Promise<void>;
+  durationSeconds: number;
+}
+
+export const BENCH_DURATION = Number(process.env.BENCH_DURATION ?? 10);
+
+function basic(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('bench server exited during start-up');
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('bench server did not become healthy');
+}
+
+/**
+ * Starts Hearth as its own process (as `npm start` would, HEARTH_ROLE=all) on a temp SQLite
+ * database, with an account and a registered system, so the load generator in this process does
+ * not share an event loop with the server.
+ */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hearth-bench-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const fullEnv: Record<string, string> = {
+    HEARTH_DATA_DIR: dataDir,
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${path.join(dataDir, 'hearth.db')}`,
+    HEARTH_RATE_LIMITS: 'off',
+    HEARTH_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const config = loadConfig(fullEnv);
+  const ctx = await createContext(config, { log: pino({ level: 'warn' }) });
+  const created = await createAccount(ctx.db, { name: 'Bench Team', ownerName: 'Bench Owner', ownerEmail: 'owner@bench.test' });
+  const system = await createSystem(ctx.db, `Bench-${port}`);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
+    env: { ...process.env, ...fullEnv },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `https://127.0.0.1:${port}`;
+  await waitForHealth(url, child);
+  return {
+    url,
+    ownerKey: created.apiKey,
+    accountId: created.account.id,
+    system: { name: system.system, key: system.systemKey },
+    ctx,
+    dataDir,
+    authHeader: basic(created.apiKey),
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await ctx.db.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Bulk-loads people (with an email and a phone each) straight into the database. */
+export async function seedPeople(server: BenchServer, count: number): Promise<void> {
+  const { db } = server.ctx;
+  const stage = await db.selectFrom('stages').select('id').where('account_id', '=', server.accountId).where('name', '=', 'Lead').executeTakeFirstOrThrow();
+  const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const batch = 500;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += batch) {
+      const rows = [];
+      for (let i = start; i < Math.min(count, start + batch); i++) {
+        rows.push({
+          account_id: server.accountId,
+          created_at: at,
+          updated_at: at,
+          created_via: 'Import',
+          name: `Person ${i}`,
+          first_name: 'Person',
+          last_name: String(i),
+          stage_id: stage.id,
+          source: 'bench.test',
+          source_url: '',
+          background: '',
+          contacted: 0,
+          addresses: '[]',
+          tags: '[]',
+          collaborators: '[]',
+          custom: '{}',
+          emails: JSON.stringify([{ value: `person${i}@bench.test`, type: 'home', status: 'Valid', isPrimary: true }]),
+          phones: JSON.stringify([{ value: `555${String(i).padStart(7, '0')}`, type: 'mobile', status: 'Valid', isPrimary: true, normalized: `555${String(i).padStart(7, '0')}` }]),
+        });
+      }
+      const ids = await trx.insertInto('people').values(rows).returning('id').execute();
+      await trx.insertInto('person_emails').values(ids.map((r, k) => ({ account_id: server.accountId, person_id: r.id, email: `person${start + k}@bench.test` }))).execute();
+      await trx.insertInto('person_phones').values(ids.map((r, k) => ({ account_id: server.accountId, person_id: r.id, normalized: `555${String(start + k).padStart(7, '0')}` }))).execute();
+    }
+  });
+}
+
+/** Runs autocannon against one route and reports median req/s and p50/p99 latency in ms. */
+export async function measure(options: MeasureOptions): Promise<BenchRow> {
+  const headers = { 'content-type': 'application/json', ...options.headers };
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 50,
+    duration: options.durationSeconds ?? BENCH_DURATION,
+    tlsOptions: { rejectUnauthorized: false },
+    requests: [
+      {
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers,
+        body: options.body,
+        setupRequest: options.vary
+          ? (req: Record<string, unknown>) => ({ ...req, ...options.vary!() })
+          : undefined,
+      },
+    ],
+  } as autocannon.Options);
+  const non2xx = result.non2xx;
+  return {
+    name: options.name,
+    rate: result.requests.p50,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    note: non2xx > 0 ? `${non2xx} non-2xx` : result.errors > 0 ? `${result.errors} errors` : undefined,
+  };
+}
+
+export const harness: BenchHarness = {
+  startServer: startBenchServer,
+  measure,
+  seedPeople,
+  durationSeconds: BENCH_DURATION,
+};
+
+export function printTable(rows: BenchRow[], baseline: BenchRow): void {
+  const withRatio = rows.map((r) => ({ ...r, ratio: r.ratio ?? (r.unit ? undefined : r.rate / baseline.rate) }));
+  const header = ['scenario', 'rate (median)', 'p50 ms', 'p99 ms', 'ratio to baseline', 'note'];
+  const lines = withRatio.map((r) => [
+    r.name,
+    `${Math.round(r.rate).toLocaleString('en-US')} ${r.unit ?? 'req/s'}`,
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    r.ratio === undefined ? '' : `${(r.ratio * 100).toFixed(0)}%`,
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(fmt(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const l of lines) console.log(fmt(l));
+}
+
+export { basic };

@@ -1,0 +1,65 @@
+// `npm run bench`: seeds 100,000 people into a temp SQLite database, starts Hearth as its own
+// process and measures each scenario with autocannon (50 connections, BENCH_DURATION s each).
+// Figures are medians of per-second rates; ratios compare with the hello-world route of the
+// same server measured in the same run (this machine is noisy: compare ratios, not absolutes).
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type BenchRow, harness, printTable } from './lib.js';
+
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
+
+async function peopleScenarios(): Promise<{ baseline: BenchRow; rows: BenchRow[] }> {
+  const server = await harness.startServer();
+  try {
+    process.stderr.write(`seeding ${PEOPLE} people…\n`);
+    await harness.seedPeople(server, PEOPLE);
+    const auth = { authorization: server.authHeader };
+    const { url } = server;
+    const ids = await server.ctx.db.selectFrom('people').select(['id']).where('account_id', '=', server.accountId).execute();
+    const pick = () => ids[Math.floor(Math.random() * ids.length)].id;
+    // A cursor 5,000 records deep, reached by following nextLink like a client would.
+    let deep = '/v1/people?limit=100';
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${url}${deep}`, { headers: auth });
+      const body = (await res.json()) as { _metadata: { next?: string } };
+      if (!body._metadata.next) break;
+      deep = `/v1/people?limit=100&next=${encodeURIComponent(body._metadata.next)}`;
+    }
+    let n = 0;
+    const baseline = await harness.measure({ name: 'baseline: GET /livez (hello world)', url, path: '/livez' });
+    const rows: BenchRow[] = [baseline];
+    const scenarios: [string, () => Promise<BenchRow>][] = [
+      ['GET /v1/people/:id', () => harness.measure({ name: 'GET /v1/people/:id', url, path: '/v1/people/1', headers: auth, vary: () => ({ path: `/v1/people/${pick()}` }) })],
+      ['GET /v1/people?limit=100&email=', () => harness.measure({ name: 'GET /v1/people?limit=100&email=…', url, path: '/v1/people', headers: auth, vary: () => ({ path: `/v1/people?limit=100&email=person${Math.floor(Math.random() * PEOPLE)}@bench.test` }) })],
+      ['GET /v1/people?limit=100', () => harness.measure({ name: 'GET /v1/people?limit=100 (first page)', url, path: '/v1/people?limit=100', headers: auth })],
+      ['GET /v1/people?limit=100&next=', () => harness.measure({ name: 'GET /v1/people?limit=100&next=… (5,000 deep)', url, path: deep, headers: auth })],
+      ['POST /v1/people', () => harness.measure({ name: 'POST /v1/people', url, path: '/v1/people', method: 'POST', headers: auth, vary: () => ({ body: JSON.stringify({ firstName: 'New', lastName: `Lead ${++n}`, emails: [{ value: `new${process.pid}-${n}@bench.test` }], tags: ['bench'] }) }) })],
+      ['PUT /v1/people/:id', () => harness.measure({ name: 'PUT /v1/people/:id', url, path: '/v1/people/1', method: 'PUT', headers: auth, vary: () => ({ path: `/v1/people/${pick()}`, body: JSON.stringify({ background: `note ${++n}` }) }) })],
+    ];
+    for (const [name, run] of scenarios) if (wanted(name)) rows.push(await run());
+    return { baseline, rows };
+  } finally {
+    await server.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { baseline, rows } = await peopleScenarios();
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()) {
+    if (!wanted(file)) continue;
+    process.stderr.write(`running ${file}…\n`);
+    const scenario = (await import(pathToFileURL(path.join(dir, file)).href)).default as (h: typeof harness) => Promise<BenchRow[]>;
+    rows.push(...(await scenario(harness)));
+  }
+  printTable(rows, baseline);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
