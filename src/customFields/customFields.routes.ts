@@ -3,7 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
-import type { CustomFieldsTable, Trx } from '../db/database.js';
+import type { CustomFieldsTable, DbOrTrx, Trx } from '../db/database.js';
 import { requireRole } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { Bool, IdParams, responses, SystemField, toBool } from '../http/schemas.js';
@@ -114,8 +114,10 @@ export function customFieldRoutes(spec: CustomFieldRoutesSpec): FastifyPluginAsy
     const app = instance as unknown as Api;
     const { db, config } = ctx;
     const tags = [spec.tag];
-    const byId = (accountId: number, id: number) =>
-      db.selectFrom('custom_fields').selectAll().where('account_id', '=', accountId).where('entity', '=', spec.entity).where('id', '=', id);
+    // Takes the executor: inside a transaction the lookup must use it (SQLite has one connection,
+    // so reading through `db` there would wait for the transaction forever).
+    const byId = (executor: DbOrTrx, accountId: number, id: number) =>
+      executor.selectFrom('custom_fields').selectAll().where('account_id', '=', accountId).where('entity', '=', spec.entity).where('id', '=', id);
 
     app.get(spec.path, {
       schema: {
@@ -136,7 +138,7 @@ export function customFieldRoutes(spec: CustomFieldRoutesSpec): FastifyPluginAsy
     app.get(`${spec.path}/:id`, {
       schema: { tags, summary: `Get a ${spec.entity} custom field`, params: IdParams, response: responses({ 200: CustomField }) },
     }, async (request) => {
-      const row = await byId(request.auth.accountId, request.params.id).executeTakeFirst();
+      const row = await byId(db, request.auth.accountId, request.params.id).executeTakeFirst();
       if (!row) throw notFound('Custom field');
       return presentCustomField(row);
     });
@@ -179,7 +181,7 @@ export function customFieldRoutes(spec: CustomFieldRoutesSpec): FastifyPluginAsy
       const accountId = request.auth.accountId;
       const body: Static<typeof UpdateBody> = request.body;
       return db.transaction().execute(async (trx) => {
-        const row = await byId(accountId, request.params.id).executeTakeFirst();
+        const row = await byId(trx, accountId, request.params.id).executeTakeFirst();
         if (!row) throw notFound('Custom field');
         if (body.type !== undefined && body.type !== row.type) throw badRequest(`The type of a custom field cannot change (it is ${row.type})`);
         checkChoices(row.type, body.choices);
@@ -208,7 +210,7 @@ export function customFieldRoutes(spec: CustomFieldRoutesSpec): FastifyPluginAsy
       requireRole(request, 'Owner', 'Admin');
       const accountId = request.auth.accountId;
       await db.transaction().execute(async (trx) => {
-        const row = await byId(accountId, request.params.id).executeTakeFirst();
+        const row = await byId(trx, accountId, request.params.id).executeTakeFirst();
         if (!row) throw notFound('Custom field');
         await trx.deleteFrom('custom_fields').where('id', '=', row.id).execute();
         // Drop the stored values too, so a later field of the same name starts empty.
