@@ -99,7 +99,9 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const ctx = await createContext(config, { log: pino({ level: 'warn' }) });
   const created = await createAccount(ctx.db, { name: 'Bench Team', ownerName: 'Bench Owner', ownerEmail: 'owner@bench.test' });
   const system = await createSystem(ctx.db, `Bench-${port}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
     env: { ...process.env, ...fullEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -174,9 +176,7 @@ export async function measure(options: MeasureOptions): Promise<BenchRow> {
         path: options.path,
         headers,
         body: options.body,
-        setupRequest: options.vary
-          ? (req: Record<string, unknown>) => ({ ...req, ...options.vary!() })
-          : undefined,
+        ...(options.vary ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, ...options.vary!() }) } : {}),
       },
     ],
   } as autocannon.Options);

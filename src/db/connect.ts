@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { DB } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 
@@ -12,6 +12,30 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export interface OpenedDatabase {
   db: Kysely<DB>;
   dialect: DialectName;
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a simple indexed read, and
+ * the API issues the same few hundred statements over and over. Statements are reusable in
+ * better-sqlite3 (calls are synchronous), so keep the most recent ones.
+ */
+function withStatementCache(sqlite: Database.Database, max = 1000): SqliteDatabase {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
 }
 
 export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
@@ -24,7 +48,7 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect };
+    return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
