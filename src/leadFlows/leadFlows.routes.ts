@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
-import type { Trx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
 import { requireRole } from '../http/auth.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { IdParams, Nullable, responses, SystemField } from '../http/schemas.js';
@@ -76,7 +76,7 @@ export const leadFlowsRoutes: FastifyPluginAsync<RouteOptions> = async (instance
   const app = instance as unknown as Api;
   const { db } = ctx;
   const now = () => isoSeconds(ctx.clock.now());
-  const byId = (accountId: number, id: number) => db.selectFrom('lead_flows').selectAll().where('account_id', '=', accountId).where('id', '=', id);
+  const byId = (accountId: number, id: number, handle: DbOrTrx = db) => handle.selectFrom('lead_flows').selectAll().where('account_id', '=', accountId).where('id', '=', id);
   const sourceTaken = async (trx: Trx, accountId: number, key: string, exceptId: number) => {
     const row = await trx.selectFrom('lead_flows').select('id').where('account_id', '=', accountId).where('source_key', '=', key).where('id', '!=', exceptId).executeTakeFirst();
     if (row) throw conflict(`A lead flow for source '${key}' already exists (id ${row.id}); update it instead`);
@@ -142,7 +142,7 @@ export const leadFlowsRoutes: FastifyPluginAsync<RouteOptions> = async (instance
     const { accountId } = request.auth;
     const body = request.body;
     const row = await db.transaction().execute(async (trx) => {
-      const current = await byId(accountId, request.params.id).executeTakeFirst();
+      const current = await byId(accountId, request.params.id, trx).executeTakeFirst();
       if (!current) throw notFound(`Lead flow ${request.params.id}`);
       const source = body.source === undefined ? current.source : cleanSource(body.source);
       if (!source) throw badRequest("Field 'source' must not be blank", [{ field: 'source', message: 'blank' }]);
