@@ -184,7 +184,8 @@ export function customFieldRoutes(spec: CustomFieldRoutesSpec): FastifyPluginAsy
         const row = await byId(trx, accountId, request.params.id).executeTakeFirst();
         if (!row) throw notFound('Custom field');
         if (body.type !== undefined && body.type !== row.type) throw badRequest(`The type of a custom field cannot change (it is ${row.type})`);
-        checkChoices(row.type, body.choices);
+        // Only choices sent are checked: a label-only update of a dropdown keeps its choices.
+        if (body.choices !== undefined) checkChoices(row.type, body.choices);
         const changes = {
           label: body.label?.trim() ?? row.label,
           choices: body.choices ? JSON.stringify(body.choices) : row.choices,
