@@ -1,0 +1,54 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { EmCampaignsTable } from './emCampaigns.tables.js';
+import './emCampaigns.tables.js';
+
+export type EmCampaignRow = Selectable<EmCampaignsTable>;
+
+export interface EmCampaignContent {
+  name: string;
+  subject: string;
+  body_html: string;
+}
+
+export function campaignsOfAccount(db: DbOrTrx, accountId: number) {
+  return db.selectFrom('em_campaigns').selectAll().where('account_id', '=', accountId);
+}
+
+export async function findCampaign(db: DbOrTrx, accountId: number, id: number): Promise<EmCampaignRow | undefined> {
+  return campaignsOfAccount(db, accountId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findCampaignByOrigin(db: DbOrTrx, accountId: number, origin: string, originId: string): Promise<EmCampaignRow | undefined> {
+  return campaignsOfAccount(db, accountId).where('origin', '=', origin).where('origin_id', '=', originId).executeTakeFirst();
+}
+
+export async function insertCampaign(
+  trx: Trx,
+  accountId: number,
+  values: EmCampaignContent & { origin: string; origin_id: string; created_by_id: number; at: string },
+): Promise<EmCampaignRow> {
+  const { at, ...rest } = values;
+  return trx
+    .insertInto('em_campaigns')
+    .values({ account_id: accountId, ...rest, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateCampaign(trx: Trx, accountId: number, id: number, content: EmCampaignContent, at: string): Promise<EmCampaignRow> {
+  return trx
+    .updateTable('em_campaigns')
+    .set({ ...content, updated_at: at })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Ids among `ids` that name campaigns of the account. */
+export async function existingCampaignIds(db: DbOrTrx, accountId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('em_campaigns').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}

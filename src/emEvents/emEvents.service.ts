@@ -1,0 +1,156 @@
+import type { Static } from '@sinclair/typebox';
+import type { Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { badRequest, type FieldError } from '../http/errors.js';
+import { findPersonInAccount, stateFromRow } from '../people/people.repo.js';
+import { savePerson } from '../people/people.service.js';
+import { touchLastActivity } from '../people/people.access.js';
+import { existingCampaignIds } from '../emCampaigns/emCampaigns.repo.js';
+import { emit } from '../webhooks/outbox.js';
+import { isoSeconds } from '../time.js';
+import type { EmEventIn } from './emEvents.schemas.js';
+import { inGroups, insertEmEvents, type NewEmEvent, peopleByEmail, usersAmong, visiblePeopleAmong } from './emEvents.repo.js';
+import { EMAIL_STATUS_OF_TYPE, ENGAGEMENT_TYPES, type EmEventType, WEBHOOK_EVENT_OF_TYPE } from './emEvents.types.js';
+
+export type EmEventInput = Static<typeof EmEventIn>;
+
+export interface EmEventsActor {
+  auth: AuthUser;
+  /** System identification of the request ('' for none; built-in senders name themselves). */
+  system: string;
+}
+
+export interface RecordedEmEvents {
+  emEventIds: number[];
+  recipientsNotFound: string[];
+}
+
+/** At most this many invalid events are itemised in a 400; the message says how many there were. */
+const MAX_LISTED_ERRORS = 50;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** ISO 8601 → the stored form (UTC, seconds); a date-time without an offset is UTC. Null when invalid. */
+export function normalizeOccurred(value: string): string | null {
+  const text = value.trim();
+  if (!ISO_DATE.test(text)) return null;
+  const hasTime = /[T ]/i.test(text);
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) && hasTime;
+  const ms = Date.parse(hasTime && !hasZone ? `${text.replace(' ', 'T')}Z` : text.replace(' ', 'T'));
+  return Number.isNaN(ms) ? null : isoSeconds(ms);
+}
+
+const normalEmail = (value: string) => value.trim().toLowerCase();
+
+interface Resolved {
+  campaigns: Set<number>;
+  users: Set<number>;
+  people: Set<number>;
+  byEmail: Map<string, number>;
+}
+
+async function resolveReferences(trx: Trx, auth: AuthUser, events: EmEventInput[]): Promise<Resolved> {
+  const unique = <T>(values: (T | undefined)[]) => [...new Set(values.filter((v): v is T => v !== undefined))];
+  const campaignIds = unique(events.map((e) => e.campaignId));
+  const campaigns = new Set<number>();
+  for (const group of inGroups(campaignIds)) (await existingCampaignIds(trx, auth.accountId, group)).forEach((id) => campaigns.add(id));
+  const emails = unique(events.map((e) => (e.personId === undefined && e.recipient ? normalEmail(e.recipient) : undefined))).filter(Boolean);
+  return {
+    campaigns,
+    users: await usersAmong(trx, auth.accountId, unique(events.map((e) => e.userId))),
+    people: await visiblePeopleAmong(trx, auth, unique(events.map((e) => e.personId))),
+    byEmail: await peopleByEmail(trx, auth, emails),
+  };
+}
+
+function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldError[] {
+  const at = (field: string, message: string) => ({ field: `emEvents.${index}.${field}`, message: `emEvents[${index}].${field}: ${message}` });
+  const problems: FieldError[] = [];
+  if (!refs.campaigns.has(event.campaignId)) problems.push(at('campaignId', `no campaign ${event.campaignId} in this account; create it with POST /v1/emCampaigns`));
+  if (event.userId !== undefined && !refs.users.has(event.userId)) problems.push(at('userId', `no user ${event.userId} in this account`));
+  if (event.personId !== undefined && !refs.people.has(event.personId)) problems.push(at('personId', `person ${event.personId} not found`));
+  if (event.personId === undefined && !event.recipient?.trim()) problems.push(at('recipient', 'give personId or recipient (the email address) to name the person'));
+  if (event.occurred !== undefined && normalizeOccurred(event.occurred) === null) problems.push(at('occurred', `'${event.occurred}' is not an ISO 8601 date-time`));
+  return problems;
+}
+
+/** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
+async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId: number; recipient: string; status: string }[], at: string): Promise<void> {
+  const byPerson = new Map<number, { recipient: string; status: string }[]>();
+  for (const mark of marks) byPerson.set(mark.personId, [...(byPerson.get(mark.personId) ?? []), mark]);
+  for (const [personId, personMarks] of byPerson) {
+    const row = await findPersonInAccount(trx, accountId, personId);
+    if (!row) continue;
+    const before = stateFromRow(row);
+    const emails = before.emails.map((e) => ({ ...e }));
+    for (const { recipient, status } of personMarks) {
+      const target = recipient
+        ? emails.find((e) => normalEmail(e.value) === recipient)
+        : emails.find((e) => e.isPrimary) ?? emails[0];
+      if (target) target.status = status;
+    }
+    // savePerson emits peopleUpdated only when a status actually changed.
+    await savePerson(trx, accountId, personId, before, { ...before, emails }, at);
+  }
+}
+
+/**
+ * Records a batch of email marketing events in the caller's transaction: all of them or, when any
+ * is invalid, none (400 naming each bad event by index and field). Events whose recipient matches
+ * no person the caller can see are skipped and reported. Fires emEventsOpened / emEventsClicked /
+ * emEventsUnsubscribed and updates the email status of unsubscribes, spam reports and hard
+ * bounces through savePerson (peopleUpdated). POST /v1/emEvents and any built-in sender use it.
+ */
+export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmEventInput[], nowMs: number): Promise<RecordedEmEvents> {
+  const { auth } = actor;
+  const refs = await resolveReferences(trx, auth, events);
+  const problems = events.flatMap((event, index) => problemsOf(event, index, refs));
+  if (problems.length) {
+    const bad = new Set(problems.map((p) => p.field.split('.')[1])).size;
+    const listed = problems.slice(0, MAX_LISTED_ERRORS);
+    const more = problems.length > listed.length ? ` (and ${problems.length - listed.length} more problems)` : '';
+    throw badRequest(`${bad} of ${events.length} events are invalid; nothing was stored: ${listed.slice(0, 3).map((p) => p.message).join('; ')}${more}`, listed);
+  }
+
+  const now = isoSeconds(nowMs);
+  const rows: NewEmEvent[] = [];
+  const recipientsNotFound: string[] = [];
+  for (const event of events) {
+    const recipient = event.recipient?.trim() ?? '';
+    const personId = event.personId ?? refs.byEmail.get(normalEmail(recipient));
+    if (personId === undefined) {
+      if (!recipientsNotFound.includes(recipient)) recipientsNotFound.push(recipient);
+      continue;
+    }
+    rows.push({
+      account_id: auth.accountId,
+      campaign_id: event.campaignId,
+      person_id: personId,
+      user_id: event.userId ?? auth.userId,
+      type: event.type,
+      occurred_at: event.occurred === undefined ? now : normalizeOccurred(event.occurred)!,
+      recipient,
+      url: event.url?.trim() ?? '',
+      system: actor.system,
+      created_at: now,
+    });
+  }
+  const ids = await insertEmEvents(trx, rows);
+
+  const webhookIds = new Map<string, number[]>();
+  const marks: { personId: number; recipient: string; status: string }[] = [];
+  const lastEngaged = new Map<number, string>();
+  rows.forEach((row, i) => {
+    const type = row.type as EmEventType;
+    const eventName = WEBHOOK_EVENT_OF_TYPE[type as keyof typeof WEBHOOK_EVENT_OF_TYPE];
+    if (eventName) webhookIds.set(eventName, [...(webhookIds.get(eventName) ?? []), ids[i]]);
+    const status = EMAIL_STATUS_OF_TYPE[type as keyof typeof EMAIL_STATUS_OF_TYPE];
+    if (status) marks.push({ personId: row.person_id, recipient: normalEmail(row.recipient ?? ''), status });
+    if (ENGAGEMENT_TYPES.has(type) && row.occurred_at > (lastEngaged.get(row.person_id) ?? '')) lastEngaged.set(row.person_id, row.occurred_at);
+  });
+  for (const [eventName, eventIds] of webhookIds) {
+    for (const group of inGroups(eventIds, 100)) await emit(trx, auth.accountId, eventName as (typeof WEBHOOK_EVENT_OF_TYPE)[keyof typeof WEBHOOK_EVENT_OF_TYPE], group, undefined, nowMs);
+  }
+  await markEmailStatuses(trx, auth.accountId, marks, now);
+  for (const [personId, at] of lastEngaged) await touchLastActivity(trx, auth.accountId, personId, at);
+  return { emEventIds: ids, recipientsNotFound };
+}

@@ -1,0 +1,25 @@
+import type { Generated } from 'kysely';
+
+export interface EmEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number;
+  person_id: number;
+  /** The user the email was sent from; null once that user is deleted. */
+  user_id: number | null;
+  type: string;
+  occurred_at: string;
+  /** The address the email went to, as the sender reported it ('' when only personId was given). */
+  recipient: string;
+  /** The link clicked (click events). */
+  url: string;
+  /** System identification of the request that recorded the event ('' when none was given). */
+  system: string;
+  created_at: string;
+}
+
+declare module '../db/extension-tables.js' {
+  interface ExtensionTables {
+    em_events: EmEventsTable;
+  }
+}
