@@ -19,6 +19,7 @@ import { webhookRoutes } from './webhooks/webhooks.routes.js';
 import { templatesRoutes } from './templates/templates.routes.js';
 import { actionPlansRoutes } from './actionPlans/actionPlans.routes.js';
 import { actionPlansPeopleRoutes } from './actionPlans/actionPlansPeople.routes.js';
+import { oauthRoutes } from './oauth/oauth.routes.js';
 import { emCampaignsRoutes } from './emCampaigns/emCampaigns.routes.js';
 import { emEventsRoutes } from './emEvents/emEvents.routes.js';
 
@@ -27,4 +28,4 @@ export interface RouteOptions {
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, webhookRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, webhookRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, oauthRoutes];

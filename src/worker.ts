@@ -3,6 +3,7 @@ import { notificationEmailJob } from './notifications/notifications.mailer.js';
 import { enrichmentJob } from './enrichment/enrichment.service.js';
 import { webhookDeliveryJob } from './webhooks/webhooks.job.js';
 import { actionPlansJob } from './actionPlans/actionPlans.engine.js';
+import { oauthPurgeJob } from './oauth/oauth.job.js';
 
 /** A loop that runs beside (or instead of) the API: webhook delivery, scheduled automations. */
 export interface BackgroundJob {
@@ -16,7 +17,7 @@ export interface BackgroundJob {
 export type BackgroundJobFactory = (ctx: AppContext) => BackgroundJob;
 
 /** Every background job; HEARTH_ROLE=all or worker runs them. Add new ones here. */
-export const backgroundJobFactories: BackgroundJobFactory[] = [notificationEmailJob, enrichmentJob, actionPlansJob, webhookDeliveryJob];
+export const backgroundJobFactories: BackgroundJobFactory[] = [notificationEmailJob, enrichmentJob, actionPlansJob, webhookDeliveryJob, oauthPurgeJob];
 
 export function startWorker(ctx: AppContext): { stop(): Promise<void> } {
   const jobs = backgroundJobFactories.map((factory) => factory(ctx));

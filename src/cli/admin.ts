@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../db/dialect.js';
 import { createAccount, createSystem, createUser, USER_ROLES, type UserRole } from '../accounts/accounts.service.js';
 import { parseFlags, requiredString } from './args.js';
 import { setRateLimit } from '../rateLimit/overrides.js';
+import { createOAuthClientCommand } from '../oauth/clients.js';
 import pino from 'pino';
 
 type Flags = ReturnType<typeof parseFlags>;
@@ -49,6 +50,9 @@ const commands: Record<string, (ctx: AppContext, flags: Flags) => Promise<unknow
   async 'set-rate-limit'(ctx, flags) {
     const optional = (name: string) => (flags[name] === undefined ? undefined : requiredString(flags, name));
     return setRateLimit(ctx.db, { context: requiredString(flags, 'context'), limit: requiredString(flags, 'limit'), system: optional('system'), tier: optional('tier') });
+  },
+  async 'create-oauth-client'(ctx, flags) {
+    return createOAuthClientCommand(ctx.db, flags);
   },
   async migrate(ctx) {
     return { migrated: await migrateToLatest(ctx.db, ctx.dialect) };

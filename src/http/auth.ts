@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { UsersTable } from '../db/database.js';
 import { hashSecret } from '../accounts/keys.js';
 import { forbidden, unauthorized } from './errors.js';
+import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
 
 export type UserRole = UsersTable['role'];
 
@@ -39,6 +40,8 @@ export function apiKeyFrom(request: FastifyRequest): string | null {
 }
 
 export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
+  const bearer = bearerTokenFrom(request);
+  if (bearer !== undefined) return authenticateBearer(ctx, bearer);
   const key = apiKeyFrom(request);
   if (!key) {
     const scheme = request.headers.authorization?.split(' ', 1)[0];

@@ -6,6 +6,7 @@ import * as actionPlans from './0030_action_plans.js';
 import * as pipelinesDeals from './0040_pipelines_deals.js';
 import * as webhooks from './0050_webhooks.js';
 import * as rateLimits from './0060_rate_limits.js';
+import * as oauth from './0070_oauth.js';
 import * as emailMarketing from './0080_email_marketing.js';
 
 export interface HearthMigration {
@@ -24,5 +25,6 @@ export const migrations: Record<string, HearthMigration> = {
   '0040_pipelines_deals': pipelinesDeals,
   '0050_webhooks': webhooks,
   '0060_rate_limits': rateLimits,
+  '0070_oauth': oauth,
   '0080_email_marketing': emailMarketing,
 };
