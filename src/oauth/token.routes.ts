@@ -80,6 +80,10 @@ export const tokenRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { 
   app.post('/oauth/token', {
     config: { auth: 'none' },
     errorHandler: sendTokenError,
+    // An empty body is a request without parameters (answered "missing grant_type"), not a malformed one.
+    preValidation: async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    },
     schema: {
       tags,
       summary: 'Exchange an authorization code or a refresh token for tokens',
