@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type TestServer, startServer, unique } from './helpers.js';
+import { type ApiResponse, type TestServer, startServer, unique } from './helpers.js';
 import { isoSeconds } from '../src/time.js';
 
 const email = () => `${unique('flow')}@example.com`;
@@ -117,7 +117,7 @@ describe('groups and lead flows', () => {
     const agents = [await addUser('Agent'), await addUser('Agent'), await addUser('Agent')];
     const group = await server.post(owner.key, '/v1/groups', { name: 'Team', users: agents.map((a) => a.id) });
     await server.post(owner.key, '/v1/leadFlows', { source: 'rr.com', groupId: group.body.id });
-    const results = [];
+    const results: ApiResponse[] = [];
     for (let batch = 0; batch < 10; batch++) {
       results.push(...(await Promise.all(Array.from({ length: 10 }, () =>
         server.post(owner.key, '/v1/events', { type: 'Registration', source: 'rr.com', person: { emails: [email()] } })))));
