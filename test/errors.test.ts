@@ -31,7 +31,8 @@ describe('errors and input handling', () => {
 
     it('wrong key, unsupported scheme and empty Basic user are 401', async () => {
       assertError(await server.get('not-a-key', '/v1/people'), 401, /Invalid API key/);
-      assertError(await server.call('GET', '/v1/people', { headers: { authorization: 'Bearer abc' } }), 401, /Unsupported authorization scheme/);
+      assertError(await server.call('GET', '/v1/people', { headers: { authorization: 'Digest abc' } }), 401, /Unsupported authorization scheme/);
+      assertError(await server.call('GET', '/v1/people', { headers: { authorization: 'Bearer not-a-token' } }), 401);
       const empty = `Basic ${Buffer.from(':pw').toString('base64')}`;
       assertError(await server.call('GET', '/v1/people', { headers: { authorization: empty } }), 401);
     });

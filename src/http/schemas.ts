@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 export const ErrorResponse = Type.Object(
   {
@@ -32,7 +32,16 @@ export const MAX_ID = 2_147_483_647;
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID }) });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * `T | null`. Scalars become `type: [T, "null"]` rather than anyOf: with type coercion on, the
+ * first anyOf branch would turn a null into 0 or "" (so `"price": null` stored 0 instead of clearing).
+ */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  typeof schema.type === 'string' && SCALAR_TYPES.has(schema.type)
+    ? Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] })
+    : Type.Union([schema, Type.Null()]);
 
 /** Bodies may carry `system` (system identification) besides their own fields. */
 export const SystemField = { system: Type.Optional(Type.String()) };

@@ -88,9 +88,10 @@ export function uniqueTags(tags: string[]): string[] {
 }
 
 async function userInAccount(db: DbOrTrx, accountId: number, by: { id?: number | null; name?: string | null }, field: string) {
-  if (by.id === 0 || by.name === '') return null;
+  // The id wins when both are sent; null, 0 or "" unassigns.
+  if (by.id !== undefined ? !by.id : !by.name) return null;
   let query = db.selectFrom('users').select(['id', 'name', 'role']).where('account_id', '=', accountId);
-  query = by.id != null ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
+  query = by.id ? query.where('id', '=', by.id) : query.where('name', '=', by.name!.trim());
   const user = await query.orderBy('id').executeTakeFirst();
   if (!user) throw badRequest(`${field}: no user ${by.id ?? `named '${by.name}'`} in this account`, [{ field, message: 'unknown user' }]);
   return user;
