@@ -51,8 +51,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
         description: 'Contact and lead management for real-estate teams. Authenticate with HTTP Basic: your API key as user name, any password.',
       },
       servers: [{ url: ctx.config.publicUrl }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'basic' } } },
-      security: [{ apiKey: [] }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'basic' }, oauthToken: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token from POST /oauth/token (docs/oauth.md)' } } },
+      security: [{ apiKey: [] }, { oauthToken: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -163,6 +163,7 @@ describe('OAuth: error answers', () => {
 
     res = await server.call('GET', '/oauth/token?grant_type=a&grant_type=b');
     assert.equal(res.status, 400);
+    assert.equal(res.headers.deprecation, 'true');
     assert.equal(res.body.success, false);
     assert.equal(res.body.errorCode, 'invalid_request');
   });

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type TestAccount, type TestServer, startServer } from './helpers.js';
 import { hashSecret } from '../src/accounts/keys.js';
+import { purgeExpired } from '../src/oauth/oauth.repo.js';
 import {
   REDIRECT, assertTokenError, authorize, bearer, clientBasic, codeFlow, legacyToken, newClient, pkce, redirectedTo, token,
 } from './oauth-helpers.js';
@@ -225,5 +226,21 @@ describe('OAuth: authorization code flow, refresh rotation, replay', () => {
     const refreshed = await legacyToken(server, { grant_type: 'refresh_token', refresh_token: data.refresh_token }, { authorization: clientBasic(client.clientId, client.clientSecret!) });
     assert.equal(refreshed.status, 200, refreshed.text);
     assert.equal(refreshed.body.data.token_type, 'bearer');
+  });
+  it('the hourly purge drops unusable tokens and spent codes, and keeps live families', async () => {
+    const purgeAccount = await server.newAccount();
+    const client = await newClient(server, purgeAccount.accountId);
+    const old = await codeFlow(server, client, purgeAccount.owner.key);
+    const live = await codeFlow(server, client, purgeAccount.owner.key);
+    const oldCode = await server.ctx.db.selectFrom('oauth_codes').select('id').where('code_hash', '=', hashSecret(old.code)).executeTakeFirstOrThrow();
+    // Age the first family only: its refresh token and its code expired long ago.
+    await server.ctx.db.updateTable('oauth_tokens').set({ refresh_expires_at: '2000-01-01T00:00:00.000Z' }).where('code_id', '=', oldCode.id).execute();
+    await server.ctx.db.updateTable('oauth_codes').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('account_id', '=', purgeAccount.accountId).execute();
+    await purgeExpired(server.ctx.db, Date.now());
+    const codes = await server.ctx.db.selectFrom('oauth_codes').select('code_hash').where('account_id', '=', purgeAccount.accountId).execute();
+    assert.deepEqual(codes.map((c) => c.code_hash), [hashSecret(live.code)]);
+    const tokens = await server.ctx.db.selectFrom('oauth_tokens').select('access_hash').where('account_id', '=', purgeAccount.accountId).execute();
+    assert.deepEqual(tokens.map((t) => t.access_hash), [hashSecret(live.access_token)]);
+    assert.equal((await bearer(server, live.access_token, '/v1/people')).status, 200);
   });
 });

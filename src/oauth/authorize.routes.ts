@@ -109,6 +109,8 @@ export const authorizeRoutes: FastifyPluginAsync<RouteOptions> = async (instance
       description:
         'Invalid client_id or unregistered redirect_uri: 400, never a redirect. No or wrong API key: 401 with a Basic challenge. ' +
         'Other problems: 302 to redirect_uri with error and state. Success: 302 to redirect_uri?code=…&state=….',
+      // The user's API key over HTTP Basic is the consent; an access token cannot authorize further clients.
+      security: [{ apiKey: [] }],
       querystring: AuthorizeQuery,
       response: { 302: { description: 'redirect to the client', type: 'null' }, 400: AuthorizeError, 401: AuthorizeError, 500: AuthorizeError },
     },

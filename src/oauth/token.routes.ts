@@ -31,6 +31,11 @@ function noStore(reply: FastifyReply): void {
   reply.header('Pragma', 'no-cache');
 }
 
+function deprecated(reply: FastifyReply): void {
+  reply.header('Deprecation', 'true');
+  reply.header('Link', '</oauth/token>; rel="successor-version"');
+}
+
 function challenge(reply: FastifyReply, error: OAuthError): void {
   if (error.status === 401 && error.details.basicChallenge) reply.header('WWW-Authenticate', 'Basic realm="Hearth OAuth", charset="UTF-8"');
 }
@@ -44,6 +49,7 @@ function sendTokenError(error: Error, request: FastifyRequest, reply: FastifyRep
 
 function sendLegacyError(error: Error, request: FastifyRequest, reply: FastifyReply) {
   const oauthError = asOAuthError(error, request);
+  deprecated(reply);
   noStore(reply);
   challenge(reply, oauthError);
   return reply.code(oauthError.status).send({
@@ -113,8 +119,7 @@ export const tokenRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { 
       response: { 200: LegacyTokenResponse, 400: LegacyTokenError, 401: LegacyTokenError, 500: LegacyTokenError },
     },
   }, async (request, reply) => {
-    reply.header('Deprecation', 'true');
-    reply.header('Link', '</oauth/token>; rel="successor-version"');
+    deprecated(reply);
     const tokens = await exchangeToken(ctx, readParams(request.query as Record<string, unknown>), request.headers.authorization);
     noStore(reply);
     return presentLegacyTokens(tokens);
