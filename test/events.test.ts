@@ -163,6 +163,20 @@ describe('lead events: POST /v1/events', () => {
     assert.equal((await outbox(accountId, 'peopleCreated')).length, 1);
   });
 
+  it('creates a new person for an email its first owner no longer carries', async () => {
+    const { owner } = await server.newAccount();
+    const address = email();
+    const first = await server.post(owner.key, '/v1/events', { type: 'Registration', person: { emails: [address] } });
+    const moved = await server.put(owner.key, `/v1/people/${first.body.id}`, { emails: [email()] });
+    assert.equal(moved.status, 200);
+    const again = await server.post(owner.key, '/v1/events', { type: 'Registration', person: { emails: [address] } });
+    assert.equal(again.status, 201, again.text);
+    assert.notEqual(again.body.id, first.body.id);
+    const third = await server.post(owner.key, '/v1/events', { type: 'Registration', person: { emails: [address] } });
+    assert.equal(third.status, 200);
+    assert.equal(third.body.id, again.body.id);
+  });
+
   it('stores historical events (occurredAt older than a day) without automation', async () => {
     const { accountId, owner } = await server.newAccount();
     const occurredAt = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -23,18 +23,27 @@ export interface IdentityKey {
   value: string;
 }
 
-/**
- * Claims the emails and phones of a person just created from a lead. The UNIQUE index on
- * (account_id, kind, value) makes a second, concurrent creation of the same lead fail here; the
- * caller then retries its whole transaction and finds the first person. Keys left behind by a
- * person who no longer carries that email or phone are released first.
- */
-export async function claimIdentityKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<void> {
-  if (keys.length === 0) return;
-  // Sorted, so two transactions claiming overlapping sets lock the index in the same order.
-  const sorted = [...keys].sort((a, b) => (a.kind + a.value < b.kind + b.value ? -1 : 1));
-  const emails = sorted.filter((k) => k.kind === 'email').map((k) => k.value);
-  const phones = sorted.filter((k) => k.kind === 'phone').map((k) => k.value);
+/** Another transaction holds one of the keys of the lead being created: run the lead again as a match. */
+export class IdentityTakenError extends Error {
+  constructor() {
+    super('a concurrent request created this lead first');
+  }
+}
+
+async function insertKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<number> {
+  const inserted = await trx
+    .insertInto('lead_identity_keys')
+    .values(keys.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value })))
+    .onConflict((oc) => oc.columns(['account_id', 'kind', 'value']).doNothing())
+    .returning('value')
+    .execute();
+  return inserted.length;
+}
+
+/** Deletes keys whose person no longer carries that email or phone (changed since by PUT /v1/people). */
+async function releaseStaleKeys(trx: Trx, accountId: number, keys: IdentityKey[]): Promise<void> {
+  const emails = keys.filter((k) => k.kind === 'email').map((k) => k.value);
+  const phones = keys.filter((k) => k.kind === 'phone').map((k) => k.value);
   if (emails.length) {
     await trx
       .deleteFrom('lead_identity_keys')
@@ -57,7 +66,29 @@ export async function claimIdentityKeys(trx: Trx, accountId: number, personId: n
       )
       .execute();
   }
-  await trx.insertInto('lead_identity_keys').values(sorted.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value }))).execute();
+}
+
+/**
+ * Claims the emails and phones of a person just created from a lead. The UNIQUE index on
+ * (account_id, kind, value) decides between concurrent creations of the same lead: on PostgreSQL
+ * the second insert waits for the first transaction and then finds the key taken. The loser throws
+ * IdentityTakenError, and the caller runs its whole transaction again, now matching the winner.
+ * Keys left behind by a person who no longer carries that email or phone are released and retaken.
+ */
+export async function claimIdentityKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  // Sorted, so two transactions claiming overlapping sets wait on the index in the same order.
+  const sorted = [...keys].sort((a, b) => (a.kind + a.value < b.kind + b.value ? -1 : 1));
+  if ((await insertKeys(trx, accountId, personId, sorted)) === sorted.length) return;
+  const held = await trx
+    .selectFrom('lead_identity_keys')
+    .select(['kind', 'value'])
+    .where('account_id', '=', accountId)
+    .where('person_id', '!=', personId)
+    .where((eb) => eb.or(sorted.map((k) => eb.and([eb('kind', '=', k.kind), eb('value', '=', k.value)]))))
+    .execute();
+  await releaseStaleKeys(trx, accountId, held);
+  if (held.length && (await insertKeys(trx, accountId, personId, held)) < held.length) throw new IdentityTakenError();
 }
 
 /** Records the keys of contacts a returning lead adds, without contesting keys held by someone else. */
@@ -73,5 +104,5 @@ export async function addIdentityKeys(trx: Trx, accountId: number, personId: num
 /** Errors after which the whole lead transaction is worth running again. */
 export function isRetryableLeadError(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
-  return isUniqueViolation(err) || code === '40P01' || code === '40001';
+  return err instanceof IdentityTakenError || isUniqueViolation(err) || code === '40P01' || code === '40001';
 }

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
 import { toBool } from '../http/schemas.js';
 import { isoSeconds } from '../time.js';
 import { emit } from '../webhooks/outbox.js';
@@ -108,7 +108,8 @@ export async function ingestEvent(ctx: AppContext, auth: AuthUser, body: EventIn
     try {
       return await ctx.db.transaction().execute((trx) => ingestOnce(trx, ctx, auth, body, lead, system));
     } catch (err) {
-      if (attempt >= MAX_ATTEMPTS || !isRetryableLeadError(err)) throw err;
+      if (!isRetryableLeadError(err)) throw err;
+      if (attempt >= MAX_ATTEMPTS) throw conflict('This lead is being changed by several requests at once; send it again');
     }
   }
 }

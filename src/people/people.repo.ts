@@ -113,7 +113,8 @@ async function syncLookups(trx: Trx, accountId: number, personId: number, state:
     unchanged: boolean,
   ) => {
     if (unchanged) return;
-    await trx.deleteFrom(table).where('person_id', '=', personId).execute();
+    // A person just inserted (no previous state) has no lookup rows yet: nothing to delete.
+    if (previous) await trx.deleteFrom(table).where('person_id', '=', personId).execute();
     if (values.length === 0) return;
     await trx
       .insertInto(table)
