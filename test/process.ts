@@ -27,7 +27,7 @@ export function spawnServer(env: Record<string, string>): { child: ChildProcess;
   return { child, output: () => output };
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
