@@ -198,11 +198,33 @@ describe('emEvents: batches, validation, webhooks, email status, statistics, vis
     assert.deepEqual((await outboxSince(server, accountId, again)).map((e) => e.event), ['emEventsUnsubscribed']);
   });
 
+  it('loses no email status when concurrent batches mark different addresses of one person', async () => {
+    const { owner } = await server.newAccount();
+    const campaignId = await campaign(owner);
+    const addresses = Array.from({ length: 6 }, (_, i) => `many${i}@example.com`);
+    const created = await server.post(owner.key, '/v1/people', { firstName: 'Many', emails: addresses.map((value) => ({ value })) });
+    const answers = await Promise.all(addresses.map((recipient, i) =>
+      server.post(owner.key, '/v1/emEvents', { emEvents: [{ type: i % 2 ? 'hard-bounce' : 'unsubscribe', campaignId, recipient }] })));
+    assert.deepEqual(answers.map((a) => a.status), addresses.map(() => 201));
+    const emails = (await server.get(owner.key, `/v1/people/${created.body.id}`)).body.emails;
+    assert.deepEqual(emails.map((e: { status: string }) => e.status), ['Unsubscribed', 'Bad', 'Unsubscribed', 'Bad', 'Unsubscribed', 'Bad']);
+
+    // Batches naming the same people in opposite orders, with opens (lastActivity) and unsubscribes, all succeed.
+    const a = await person(owner, 'order-a@example.com');
+    const b = await person(owner, 'order-b@example.com');
+    const batches = Array.from({ length: 8 }, (_, i) => {
+      const pair = i % 2 ? [a, b] : [b, a];
+      return pair.flatMap((personId) => [{ type: 'open', campaignId, personId }, { type: 'unsubscribe', campaignId, personId }]);
+    });
+    const crossed = await Promise.all(batches.map((emEvents) => server.post(owner.key, '/v1/emEvents', { emEvents })));
+    assert.deepEqual(crossed.map((r) => r.status), batches.map(() => 201), crossed.map((r) => r.text).join('\n'));
+  });
+
   it('computes statistics per campaign and in the list (unique opens and clicks per person, rates)', async () => {
     const { owner } = await server.newAccount();
     const campaignId = await campaign(owner);
     const otherCampaign = await campaign(owner);
-    const people = [];
+    const people: number[] = [];
     for (let i = 0; i < 4; i++) people.push(await person(owner, `s${i}@example.com`));
     const ev = (type: string, p: number, c = campaignId) => ({ type, campaignId: c, personId: people[p] });
     const res = await server.post(owner.key, '/v1/emEvents', {

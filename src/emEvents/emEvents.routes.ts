@@ -82,7 +82,7 @@ export const emEventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance,
   }, async (request, reply) => {
     requireRole(request, 'Owner', 'Admin', 'Agent');
     const actor = { auth: request.auth, system: request.system.name ?? '' };
-    const result = await db.transaction().execute((trx) => recordEmEvents(trx, actor, request.body.emEvents, ctx.clock.now()));
+    const result = await db.transaction().execute((trx) => recordEmEvents(trx, actor, request.body.emEvents, { now: ctx.clock.now(), dialect: ctx.dialect }));
     return reply.code(201).send(result);
   });
 };

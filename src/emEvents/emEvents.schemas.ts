@@ -31,7 +31,9 @@ export const EmEventsCreateBody = Type.Object(
       'All events are stored in one transaction, or none: an invalid event (unknown campaign, unknown user, a personId you cannot ' +
       'see, a bad date, neither personId nor recipient) answers 400 naming each bad event by index and field. An event whose ' +
       'recipient matches no person you can see is not stored; its address is listed in recipientsNotFound. ' +
-      'unsubscribe and spamreport mark the address Unsubscribed, hard-bounce marks it Bad (peopleUpdated fires).',
+      'unsubscribe and spamreport mark the address Unsubscribed, hard-bounce marks it Bad (the recipient address when given, else ' +
+      "the person's primary email; peopleUpdated fires when a status changes). open and click move the person's lastActivity forward. " +
+      'Webhooks: open → emEventsOpened, click → emEventsClicked, unsubscribe → emEventsUnsubscribed.',
   },
 );
 

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Trx } from '../db/database.js';
+import type { DialectName } from '../db/dialect.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest, type FieldError } from '../http/errors.js';
 import { findPersonInAccount, stateFromRow } from '../people/people.repo.js';
@@ -18,6 +19,12 @@ export interface EmEventsActor {
   auth: AuthUser;
   /** System identification of the request ('' for none; built-in senders name themselves). */
   system: string;
+}
+
+export interface RecordOptions {
+  now: number;
+  /** On PostgreSQL the people whose email status changes are locked first, so concurrent batches cannot lose an update. */
+  dialect: DialectName;
 }
 
 export interface RecordedEmEvents {
@@ -74,6 +81,18 @@ function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldEr
 }
 
 /** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
+/**
+ * On PostgreSQL, locks the people this batch will update (email status, lastActivity) up front
+ * and in ascending id order, so that concurrent batches touching the same people queue instead of
+ * losing an update or deadlocking. NO KEY UPDATE does not conflict with the key-share locks that
+ * other records' foreign keys take on a person.
+ */
+async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): Promise<void> {
+  if (dialect !== 'postgres' || personIds.length === 0) return;
+  const ids = [...new Set(personIds)].sort((a, b) => a - b);
+  for (const group of inGroups(ids)) await trx.selectFrom('people').select('id').where('id', 'in', group).orderBy('id').forNoKeyUpdate().execute();
+}
+
 async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId: number; recipient: string; status: string }[], at: string): Promise<void> {
   const byPerson = new Map<number, { recipient: string; status: string }[]>();
   for (const mark of marks) byPerson.set(mark.personId, [...(byPerson.get(mark.personId) ?? []), mark]);
@@ -98,10 +117,12 @@ async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId:
  * is invalid, none (400 naming each bad event by index and field). Events whose recipient matches
  * no person the caller can see are skipped and reported. Fires emEventsOpened / emEventsClicked /
  * emEventsUnsubscribed and updates the email status of unsubscribes, spam reports and hard
- * bounces through savePerson (peopleUpdated). POST /v1/emEvents and any built-in sender use it.
+ * bounces through savePerson (peopleUpdated); opens and clicks move the person's lastActivity
+ * forward. POST /v1/emEvents and any built-in sender use it.
  */
-export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmEventInput[], nowMs: number): Promise<RecordedEmEvents> {
+export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmEventInput[], options: RecordOptions): Promise<RecordedEmEvents> {
   const { auth } = actor;
+  const nowMs = options.now;
   const refs = await resolveReferences(trx, auth, events);
   const problems = events.flatMap((event, index) => problemsOf(event, index, refs));
   if (problems.length) {
@@ -134,6 +155,8 @@ export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmE
       created_at: now,
     });
   }
+  const updatesPerson = (type: string) => Object.hasOwn(EMAIL_STATUS_OF_TYPE, type) || ENGAGEMENT_TYPES.has(type as EmEventType);
+  await lockPeople(trx, rows.filter((row) => updatesPerson(row.type)).map((row) => row.person_id), options.dialect);
   const ids = await insertEmEvents(trx, rows);
 
   const webhookIds = new Map<string, number[]>();
@@ -151,6 +174,6 @@ export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmE
     for (const group of inGroups(eventIds, 100)) await emit(trx, auth.accountId, eventName as (typeof WEBHOOK_EVENT_OF_TYPE)[keyof typeof WEBHOOK_EVENT_OF_TYPE], group, undefined, nowMs);
   }
   await markEmailStatuses(trx, auth.accountId, marks, now);
-  for (const [personId, at] of lastEngaged) await touchLastActivity(trx, auth.accountId, personId, at);
+  for (const [personId, at] of [...lastEngaged].sort(([a], [b]) => a - b)) await touchLastActivity(trx, auth.accountId, personId, at);
   return { emEventIds: ids, recipientsNotFound };
 }
