@@ -102,9 +102,10 @@ export async function checkCallbackHost(url: URL, resolver: Resolver = systemRes
   try {
     addresses = await resolver(host);
   } catch {
-    return `host '${host}' cannot be resolved`;
+    // A name that does not resolve (yet) points nowhere, so it cannot aim Hearth at an internal
+    // address: it is accepted, and every delivery resolves and checks the address again.
+    return null;
   }
-  if (addresses.length === 0) return `host '${host}' cannot be resolved`;
   for (const { address } of addresses) {
     const reason = forbiddenAddressReason(address);
     if (reason) return `host '${host}' resolves to ${address}, which is not a public address`;
