@@ -153,6 +153,14 @@ function secretVar(env: Env): string | null {
   return raw;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelVar(env: Env): string {
+  const raw = env.HEARTH_LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(raw)) fail('HEARTH_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = intVar(env, 'PORT', 8443, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -188,6 +196,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: urlVar(env, 'HEARTH_SMTP_URL', ['smtp:', 'smtps:']),
     enrichmentUrl: urlVar(env, 'HEARTH_ENRICHMENT_URL', ['https:', 'http:']),
     secret: secretVar(env),
-    logLevel: env.HEARTH_LOG_LEVEL || 'info',
+    logLevel: logLevelVar(env),
   });
 }
