@@ -173,6 +173,19 @@ describe('people: create, read, update, delete', () => {
     assert.deepEqual(lookups, []);
   });
 
+  it('concurrent mergeTags updates of one person lose no tag and each fires its own peopleTagsCreated', async () => {
+    const p = await server.post(key, '/v1/people', { firstName: 'Busy' });
+    const last = await server.ctx.db.selectFrom('outbox').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const tags = Array.from({ length: 12 }, (_, i) => `t${i}`);
+    const results = await Promise.all(tags.map((tag) => server.put(key, `/v1/people/${p.body.id}?mergeTags=true`, { tags: [tag] })));
+    for (const r of results) assert.equal(r.status, 200, r.text);
+    const got = await server.get(key, `/v1/people/${p.body.id}`);
+    assert.deepEqual([...got.body.tags].sort(), [...tags].sort());
+    const events = await server.ctx.db.selectFrom('outbox').select('data').where('account_id', '=', account.accountId)
+      .where('id', '>', last.id).where('event', '=', 'peopleTagsCreated').where('resource_ids', '=', JSON.stringify([p.body.id])).execute();
+    assert.deepEqual(events.map((e) => JSON.parse(e.data!).tags[0]).sort(), [...tags].sort());
+  });
+
   it('empty strings and whitespace in contacts are dropped, duplicates collapsed', async () => {
     const res = await server.post(key, '/v1/people', { emails: ['  x@example.com ', 'X@example.com', ''], phones: ['555-010-8080', '(555) 010 8080'] });
     assert.equal(res.status, 201, res.text);

@@ -68,7 +68,8 @@ describe('HEARTH_TRUST_PROXY=1', () => {
   });
 
   it('refuses requests without X-Forwarded-Proto: https with 403', async () => {
-    for (const headers of [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'HTTPS-ish' }]) {
+    const variants: Record<string, string>[] = [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'HTTPS-ish' }];
+    for (const headers of variants) {
       const res = await server.call('GET', '/v1/people', { key, headers });
       assert.equal(res.status, 403, JSON.stringify(headers));
       assert.match(res.body.errorMessage, /HTTPS is required/);

@@ -95,6 +95,20 @@ export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number)
     .executeTakeFirst();
 }
 
+/**
+ * Takes the person's row lock for the rest of the transaction, so that concurrent read-modify-write
+ * updates (mergeTags, deduplicate) queue up instead of overwriting each other. A no-op update locks
+ * the row on PostgreSQL; on SQLite it takes the database write lock, which serializes them too.
+ */
+export async function lockPerson(trx: Trx, accountId: number, personId: number): Promise<void> {
+  await trx
+    .updateTable('people')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('account_id', '=', accountId)
+    .where('id', '=', personId)
+    .execute();
+}
+
 export async function findPersonInAccount(db: DbOrTrx, accountId: number, id: number): Promise<PersonRow | undefined> {
   return peopleQuery(db, accountId).where('people.id', '=', id).executeTakeFirst();
 }

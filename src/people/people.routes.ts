@@ -19,7 +19,7 @@ import {
   PersonUpdateQuery,
 } from './people.schemas.js';
 import { type FieldSelection, type PersonRow, presentPerson, STANDARD_FIELDS } from './people.presenter.js';
-import { findMatchingPerson, findPersonInAccount, findVisiblePerson, stateFromRow } from './people.repo.js';
+import { findMatchingPerson, findPersonInAccount, findVisiblePerson, lockPerson, stateFromRow } from './people.repo.js';
 import {
   applyPersonInput,
   createPerson,
@@ -111,6 +111,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       const incoming = defaultOwnership(request.auth, await applyPersonInput(trx, accountId, emptyPersonState(), body));
       if (toBool(request.query.deduplicate)) {
         const match = await findMatchingPerson(trx, accountId, incoming.emails.map((e) => e.value), incoming.phones.map((p) => p.value));
+        if (match) await lockPerson(trx, accountId, match.personId);
         const existing = match && (await findVisiblePerson(trx, request.auth, match.personId));
         if (existing) {
           const before = stateFromRow(existing);
@@ -136,6 +137,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     const accountId = request.auth.accountId;
     const id = request.params.id;
     await db.transaction().execute(async (trx) => {
+      await lockPerson(trx, accountId, id);
       const row = await findVisiblePerson(trx, request.auth, id);
       if (!row) throw notFound(`Person ${id}`);
       const before = stateFromRow(row);
