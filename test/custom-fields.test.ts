@@ -78,7 +78,7 @@ describe('custom fields: definitions and values on people', () => {
     assert.equal(got.body.customMoveDate, '2025-07-01');
     assert.equal(got.body.customHeat, 'Hot');
     const bad: [string, unknown][] = [
-      ['customBudget', 'lots'], ['customBudget', {}], ['customMoveDate', '01/07/2025'], ['customMoveDate', '2025-02-30x'],
+      ['customBudget', 'lots'], ['customBudget', {}], ['customMoveDate', '01/07/2025'], ['customMoveDate', '2025-02-30x'], ['customMoveDate', '2025-02-30'], ['customMoveDate', '2025-04-31T10:00:00Z'],
       ['customHeat', 'Lukewarm'], ['customHeat', 1], ['customNotesText', { a: 1 }], ['customNotesText', ['x']],
     ];
     for (const [field, value] of bad) {

@@ -29,6 +29,13 @@ export function isCustomKey(key: string): boolean {
 
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Date.parse rolls 2025-02-30 over to March 2nd; a stored date must name a real day. */
+function isCalendarDate(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
 function checkValue(field: CustomFieldDefinition, value: unknown): { value: unknown } | { error: string } {
   switch (field.type) {
     case 'text':
@@ -40,7 +47,9 @@ function checkValue(field: CustomFieldDefinition, value: unknown): { value: unkn
       return { error: 'must be a number' };
     }
     case 'date':
-      if (typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value))) return { value: value.slice(0, 10) };
+      if (typeof value === 'string' && DATE.test(value) && isCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value))) {
+        return { value: value.slice(0, 10) };
+      }
       return { error: 'must be a date (YYYY-MM-DD)' };
     case 'dropdown':
       if (typeof value === 'string' && field.choices.includes(value)) return { value };
