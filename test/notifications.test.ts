@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { type TestServer, startServer, unique } from './helpers.js';
+import { startWorker } from '../src/worker.js';
 
 const email = () => `${unique('notify')}@example.com`;
 
@@ -110,5 +111,53 @@ describe('agent notification emails over SMTP', () => {
       server.ctx.db.selectFrom('lead_jobs').selectAll().where('account_id', '=', accountId).where('status', '=', 'done').executeTakeFirst());
     assert.equal(job.kind, 'notificationEmail');
     assert.equal(job.attempts, 1);
+  });
+
+});
+
+describe('agent notification emails: durable queue', () => {
+  // Its own SMTP server and no other email worker running, so that on a shared PostgreSQL database
+  // nothing but the worker this test starts can pick up the queued email.
+  const durableReceived: { to: string[] }[] = [];
+  let durableSmtp: SMTPServer;
+  before(async () => {
+    durableSmtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        stream.on('data', () => {});
+        stream.on('end', () => {
+          durableReceived.push({ to: session.envelope.rcptTo.map((r) => r.address) });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => durableSmtp.listen(0, '127.0.0.1', resolve));
+  });
+  after(async () => {
+    await new Promise<void>((resolve) => durableSmtp.close(() => resolve()));
+  });
+
+  it('queues the email durably: nothing is sent by the request, a worker started later sends it', async () => {
+    const { port } = durableSmtp.server.address() as AddressInfo;
+    const apiOnly = await startServer({ env: { HEARTH_SMTP_URL: `smtp://127.0.0.1:${port}` }, worker: false });
+    try {
+      const { accountId, owner } = await apiOnly.newAccount();
+      const ownerEmail = (await apiOnly.get(owner.key, `/v1/users/${owner.id}`)).body.email;
+      const lead = await apiOnly.post(owner.key, '/v1/events', { type: 'Registration', person: { firstName: 'Later', emails: [email()] } });
+      assert.equal(lead.status, 201);
+      const pending = await apiOnly.ctx.db.selectFrom('lead_jobs').selectAll().where('account_id', '=', accountId).execute();
+      assert.deepEqual(pending.map((j) => [j.kind, j.status, j.attempts]), [['notificationEmail', 'pending', 0]]);
+      assert.equal(durableReceived.filter((m) => m.to.includes(ownerEmail)).length, 0);
+      const worker = startWorker(apiOnly.ctx);
+      try {
+        await waitFor('the queued email', async () => durableReceived.find((m) => m.to.includes(ownerEmail)));
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await apiOnly.close();
+    }
   });
 });
