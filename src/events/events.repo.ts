@@ -23,10 +23,13 @@ export interface IdentityKey {
   value: string;
 }
 
-/** Another transaction holds one of the keys of the lead being created: run the lead again as a match. */
+/**
+ * A concurrent request changed who this lead is (created the same new lead first, or deleted the
+ * matched person): the lead's transaction is run again from the start.
+ */
 export class IdentityTakenError extends Error {
   constructor() {
-    super('a concurrent request created this lead first');
+    super('a concurrent request changed the person this lead matches');
   }
 }
 

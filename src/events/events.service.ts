@@ -15,7 +15,7 @@ import { queueEnrichment } from '../enrichment/enrichment.service.js';
 import { startActionPlan } from '../actionPlans/actionPlans.service.js';
 import type { EventBody } from './events.schemas.js';
 import { canonicalEventType, EVENT_TYPES, type EventType, PLAN_TRIGGERING_TYPES } from './events.types.js';
-import { addIdentityKeys, claimIdentityKeys, type IdentityKey, insertEvent, isRetryableLeadError } from './events.repo.js';
+import { addIdentityKeys, claimIdentityKeys, IdentityTakenError, type IdentityKey, insertEvent, isRetryableLeadError } from './events.repo.js';
 
 export type EventInput = Static<typeof EventBody>;
 
@@ -137,7 +137,10 @@ async function ingestOnce(trx: Trx, ctx: AppContext, auth: AuthUser, body: Event
   let state: PersonState;
   if (existingId !== null) {
     await lockPerson(trx, ctx, existingId);
-    const before = stateFromRow((await findPersonInAccount(trx, accountId, existingId))!);
+    const row = await findPersonInAccount(trx, accountId, existingId);
+    // Deleted by a concurrent request since it was matched: run the lead again from the start.
+    if (!row) throw new IdentityTakenError();
+    const before = stateFromRow(row);
     state = mergePersonStates(before, incoming);
     await savePerson(trx, accountId, existingId, before, state, at);
     const known = new Set(identityKeys(before).map((k) => `${k.kind}:${k.value}`));
