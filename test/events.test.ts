@@ -177,6 +177,18 @@ describe('lead events: POST /v1/events', () => {
     assert.equal(third.body.id, again.body.id);
   });
 
+  it('concurrent events for one returning lead lose none of their tags or phones', async () => {
+    const { owner } = await server.newAccount();
+    const address = email();
+    const first = await server.post(owner.key, '/v1/events', { type: 'Registration', person: { emails: [address] } });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      server.post(owner.key, '/v1/events', { type: 'Viewed Property', person: { emails: [address], tags: [`tag${i}`], phones: [`555 300 00${String(i).padStart(2, '0')}`] } })));
+    assert.ok(results.every((r) => r.status === 200), results.map((r) => r.text).join('\n'));
+    const person = await server.get(owner.key, `/v1/people/${first.body.id}`);
+    assert.equal(person.body.tags.length, 10);
+    assert.equal(person.body.phones.length, 10);
+  });
+
   it('stores historical events (occurredAt older than a day) without automation', async () => {
     const { accountId, owner } = await server.newAccount();
     const occurredAt = new Date(Date.now() - 3 * 86400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
