@@ -50,6 +50,10 @@ describe('GET /v1/people: filters, sort, fields, trash', () => {
     assert.deepEqual(await list('includeTrash=false'), sorted('Alice Archer', 'Bob Baker', 'Carol Archer', 'Dan 100% Real_Name'));
     assert.deepEqual(await list('stage=Trash'), sorted('Eve Trashed'));
     assert.deepEqual(await list('email=eve@example.com'), []);
+    assert.deepEqual(await list('email=eve@example.com&includeTrash=true'), sorted('Eve Trashed'));
+    // naming ids (as a webhook uri does) finds a trashed person too, unless includeTrash=false
+    assert.deepEqual(await list(`id=${id['Eve Trashed']},${id['Bob Baker']}`), sorted('Eve Trashed', 'Bob Baker'));
+    assert.deepEqual(await list(`id=${id['Eve Trashed']}&includeTrash=false`), []);
     assert.equal((await server.get(key, `/v1/people/${id['Eve Trashed']}`)).status, 200);
   });
 

@@ -82,7 +82,10 @@ export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) 
   }
   if (q.priceAbove !== undefined) query = query.where('people.price', '>=', q.priceAbove);
   if (q.priceBelow !== undefined) query = query.where('people.price', '<=', q.priceBelow);
-  if (!toBool(q.includeTrash) && !q.stage && q.stageId === undefined) {
+  // Trash is hidden unless asked for: by includeTrash, by a stage filter, or by naming the ids
+  // (a webhook's uri is `/v1/people?id=…`, and a person moved to Trash must still be fetchable there).
+  const includeTrash = toBool(q.includeTrash) ?? Boolean(q.stage || q.stageId !== undefined || q.id);
+  if (!includeTrash) {
     query = query.where((eb) => eb.or([eb('stages.name', 'is', null), eb('stages.name', '!=', 'Trash')]));
   }
   return query;
