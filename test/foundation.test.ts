@@ -42,4 +42,14 @@ describe('foundation: server, auth, errors', () => {
     assert.equal(list.body._metadata.total, 1);
     assert.equal(list.body.people[0].id, created.body.id);
   });
+
+  it('never hands out the id of a deleted person again', async () => {
+    const { owner } = await server.newAccount();
+    const first = await server.post(owner.key, '/v1/people', { firstName: 'First' });
+    const second = await server.post(owner.key, '/v1/people', { firstName: 'Second' });
+    assert.equal((await server.del(owner.key, `/v1/people/${second.body.id}`)).status, 204);
+    const third = await server.post(owner.key, '/v1/people', { firstName: 'Third' });
+    assert.ok(third.body.id > second.body.id, `id ${third.body.id} reuses a deleted id (${second.body.id})`);
+    assert.ok(second.body.id > first.body.id);
+  });
 });

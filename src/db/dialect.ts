@@ -1,4 +1,4 @@
-import type { ColumnDataType, Kysely } from 'kysely';
+import type { ColumnDataType, ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /** The few places where SQLite and PostgreSQL differ. */
 export type DialectName = 'sqlite' | 'postgres';
@@ -10,6 +10,14 @@ export function dialectOf(databaseUrl: string): DialectName {
 /** Column type for an auto-incrementing integer primary key. */
 export function idType(dialect: DialectName): ColumnDataType {
   return dialect === 'sqlite' ? 'integer' : 'serial';
+}
+
+/**
+ * Modifier for the `id` column: on SQLite AUTOINCREMENT, so an id is never handed out again after
+ * the newest row is deleted (webhook receivers and clients key their data by these ids).
+ */
+export function primaryId(dialect: DialectName) {
+  return (column: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? column.primaryKey().autoIncrement() : column.primaryKey());
 }
 
 /** Column type for a floating point number. */

@@ -1,4 +1,4 @@
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 /**
  * The contact timeline: notes (with reactions and threaded replies), calls, text messages,
@@ -13,7 +13,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('notes')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', person)
     .addColumn('subject', 'text', (c) => c.notNull().defaultTo(''))
@@ -32,7 +32,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   // note_id column carries the foreign key so they go with the note (and so with the person).
   await db.schema
     .createTable('reactions')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('ref_type', 'text', (c) => c.notNull())
     .addColumn('ref_id', 'integer', (c) => c.notNull())
@@ -51,7 +51,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('threaded_replies')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('ref_type', 'text', (c) => c.notNull())
     .addColumn('ref_id', 'integer', (c) => c.notNull())
@@ -66,7 +66,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('calls')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', (c) => c.references('people.id').onDelete('cascade'))
     .addColumn('phone', 'text', (c) => c.notNull().defaultTo(''))
@@ -88,7 +88,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('text_messages')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', person)
     .addColumn('message', 'text', (c) => c.notNull())
@@ -104,7 +104,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('emails')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', person)
     .addColumn('subject', 'text', (c) => c.notNull().defaultTo(''))
@@ -124,7 +124,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('tasks')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', person)
     .addColumn('name', 'text', (c) => c.notNull())
@@ -143,7 +143,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('appointments')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('start_at', 'text', (c) => c.notNull())
@@ -161,7 +161,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('appointment_invitees')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('appointment_id', 'integer', (c) => c.notNull().references('appointments.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
@@ -175,7 +175,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('people_relationships')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', account)
     .addColumn('person_id', 'integer', person)
     .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))

@@ -1,4 +1,4 @@
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 /** Lead ingestion: event records, dedup identity keys, groups, lead flows, notifications, job queue, social profiles. */
 export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
@@ -6,7 +6,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('lead_events')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -45,7 +45,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('user_groups')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('distribution', 'text', (c) => c.notNull())
@@ -64,7 +64,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('lead_flows')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('source_key', 'text', (c) => c.notNull())
@@ -80,7 +80,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('notifications')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
@@ -96,7 +96,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   // Durable queue of outside work (agent emails, enrichment lookups), never done inside a request.
   await db.schema
     .createTable('lead_jobs')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
@@ -112,7 +112,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('person_social_profiles')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
     .addColumn('network', 'text', (c) => c.notNull())

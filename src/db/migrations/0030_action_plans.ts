@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 /** Email templates, action plans with ordered steps, plans applied to people and the steps they ran. */
 export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
@@ -7,7 +7,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('templates')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull().defaultTo(''))
@@ -21,7 +21,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('action_plans')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
@@ -33,7 +33,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('action_plan_steps')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('action_plan_id', 'integer', (c) => c.notNull().references('action_plans.id').onDelete('cascade'))
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -49,7 +49,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('action_plans_people')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
     .addColumn('action_plan_id', 'integer', (c) => c.notNull().references('action_plans.id').onDelete('cascade'))
@@ -70,7 +70,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('action_plan_step_runs')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('plan_person_id', 'integer', (c) => c.notNull().references('action_plans_people.id').onDelete('cascade'))
     .addColumn('step_id', 'integer', (c) => c.notNull().references('action_plan_steps.id').onDelete('cascade'))

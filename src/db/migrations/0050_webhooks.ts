@@ -1,4 +1,4 @@
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 /**
  * Webhook subscriptions, the event log (the exact payloads delivered, fetchable by eventId),
@@ -10,7 +10,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('webhooks')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('system', 'text', (c) => c.notNull())
     .addColumn('event', 'text', (c) => c.notNull())
@@ -37,7 +37,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('webhook_events')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('event_uuid', 'text', (c) => c.notNull().unique())
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('event', 'text', (c) => c.notNull())
@@ -49,7 +49,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
     .addColumn('event_id', 'integer', (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
@@ -69,7 +69,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('webhook_attempts')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
     .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
     .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))

@@ -1,4 +1,4 @@
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   await db.schema
@@ -14,7 +14,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('rate_limit_overrides')
-    .addColumn('id', idType(dialect), (c) => c.primaryKey())
+    .addColumn('id', idType(dialect), primaryId(dialect))
     .addColumn('system', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('tier', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('context', 'text', (c) => c.notNull())

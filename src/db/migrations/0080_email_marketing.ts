@@ -1,4 +1,4 @@
-import { type AnyDb, type DialectName, idType } from '../dialect.js';
+import { type AnyDb, type DialectName, idType, primaryId } from '../dialect.js';
 
 /** Email marketing: campaigns (one per origin + originId in an account) and their recipients' events. */
 export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
@@ -6,7 +6,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('em_campaigns')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('origin', 'text', (c) => c.notNull())
     .addColumn('origin_id', 'text', (c) => c.notNull())
@@ -23,7 +23,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
 
   await db.schema
     .createTable('em_events')
-    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('campaign_id', 'integer', (c) => c.notNull().references('em_campaigns.id').onDelete('cascade'))
     .addColumn('person_id', 'integer', (c) => c.notNull().references('people.id').onDelete('cascade'))
