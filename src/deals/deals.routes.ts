@@ -22,11 +22,6 @@ const SORTABLE: Record<string, string> = {
   enteredStageAt: 'deals.entered_stage_at',
 };
 
-function idList(raw: string): number[] {
-  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.some((s) => !/^\d+$/.test(s))) throw badRequest("'id' must be a comma-separated list of ids");
-  return ids.map(Number);
-}
 
 /** `/v1/deals`: deals moving through pipelines. Agents and Lenders see only the deals tied to them. */
 export const dealsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
@@ -49,7 +44,6 @@ export const dealsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { 
     const q = request.query;
     const accountId = request.auth.accountId;
     let query = dealsQuery(db, accountId).where((eb) => canSeeDeal(eb, request.auth));
-    if (q.id) query = query.where('deals.id', 'in', idList(q.id));
     if (q.pipelineId !== undefined) query = query.where('deals.pipeline_id', '=', q.pipelineId);
     if (q.stageId !== undefined) query = query.where('deals.stage_id', '=', q.stageId);
     if (q.status) query = query.where('deals.status', '=', q.status);

@@ -25,13 +25,6 @@ function typeFilter(raw: string): string[] {
   return raw.trim().toLowerCase() === 'inquiry' ? ['Property Inquiry', 'General Inquiry'] : [type];
 }
 
-function idList(raw: string): number[] {
-  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.length === 0 || ids.length > 100 || ids.some((s) => !/^\d+$/.test(s))) {
-    throw badRequest("Invalid query: 'id' must be a comma-separated list of up to 100 event ids", [{ field: 'id', message: 'invalid id list' }]);
-  }
-  return ids.map(Number);
-}
 
 export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
   const app = instance as unknown as Api;
@@ -60,7 +53,6 @@ export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     let query = visibleEventsQuery(db, request.auth);
     if (q.personId !== undefined) query = query.where('lead_events.person_id', '=', q.personId);
     if (q.type) query = query.where('lead_events.type', 'in', typeFilter(q.type));
-    if (q.id) query = query.where('lead_events.id', 'in', idList(q.id));
     const page = await paginate<LeadEventRow>(request, {
       collection: 'events', query, page: readPage(q), sort: readSort(q.sort, SORTABLE, 'lead_events.id'), idExpression: 'lead_events.id', publicUrl: ctx.config.publicUrl,
     });

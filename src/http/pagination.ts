@@ -12,7 +12,19 @@ export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 0, description: `Page size; default ${DEFAULT_LIMIT}, values above ${MAX_LIMIT} count as ${MAX_LIMIT}` })),
   offset: Type.Optional(Type.Integer({ minimum: 0, description: `Records to skip; at most ${MAX_OFFSET} (use next beyond)` })),
   next: Type.Optional(Type.String({ description: 'Opaque cursor from _metadata.next; offset is ignored with it' })),
+  id: Type.Optional(Type.String({ description: 'Comma-separated ids: only these records (webhook `uri` addresses use it)' })),
 };
+
+export const MAX_ID_LIST = 100;
+
+/** Parses an `id` filter: a comma-separated list of at most 100 ids. */
+export function readIdList(raw: string, field = 'id'): number[] {
+  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0 || ids.length > MAX_ID_LIST || ids.some((s) => !/^\d{1,15}$/.test(s))) {
+    throw badRequest(`Invalid query: '${field}' must be a comma-separated list of up to ${MAX_ID_LIST} ids`, [{ field, message: 'invalid id list' }]);
+  }
+  return ids.map(Number);
+}
 
 export const PageMetadata = Type.Object({
   collection: Type.String(),
@@ -136,7 +148,10 @@ export async function paginate<Row extends { id: number }>(
     publicUrl: string;
   },
 ): Promise<Page<Row>> {
-  const { query, page, sort, idExpression } = options;
+  const { page, sort, idExpression } = options;
+  // Every list answers ?id=1,2 (webhook `uri` addresses point at it).
+  const idFilter = (request.query as { id?: unknown } | undefined)?.id;
+  const query = typeof idFilter === 'string' ? options.query.where(sql.raw(idExpression), 'in', readIdList(idFilter)) : options.query;
   const byId = sort.expression === idExpression;
   const direction = sort.descending ? 'desc' : 'asc';
   const op = sort.descending ? '<' : '>';

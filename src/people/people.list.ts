@@ -26,11 +26,6 @@ export function peopleSort(sort: string | undefined): SortKey {
   return readSort(sort, SORTABLE, 'people.id');
 }
 
-function idList(raw: string, field: string): number[] {
-  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.some((s) => !/^\d+$/.test(s) || Number(s) > MAX_ID)) throw badRequest(`'${field}' must be a comma-separated list of ids`);
-  return ids.map(Number);
-}
 
 function timestamp(raw: string, field: string): string {
   const ms = Date.parse(raw);
@@ -46,7 +41,6 @@ function contains(value: string): string {
 /** The filtered, visibility-checked people query behind GET /v1/people. */
 export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) {
   let query = peopleQuery(db, auth.accountId).where((eb) => canSeePerson(eb, auth));
-  if (q.id) query = query.where('people.id', 'in', idList(q.id, 'id'));
   if (q.email) {
     const email = q.email.trim().toLowerCase();
     query = query.where('people.id', 'in', db.selectFrom('person_emails').select('person_id').where('account_id', '=', auth.accountId).where('email', '=', email));

@@ -14,11 +14,6 @@ import { createPipeline, deletePipeline, deletePipelineStage, updatePipeline } f
 
 const tags = ['pipelines'];
 
-function idList(raw: string): number[] {
-  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (ids.some((s) => !/^\d+$/.test(s))) throw badRequest("'id' must be a comma-separated list of ids");
-  return ids.map(Number);
-}
 
 /** `/v1/pipelines`: deal pipelines with their stages. Everyone reads; only the Owner changes them. */
 export const pipelinesRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
@@ -41,7 +36,6 @@ export const pipelinesRoutes: FastifyPluginAsync<RouteOptions> = async (instance
       const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(sql`lower(pipelines.name)`, 'like', sql`${pattern} escape '\\'`);
     }
-    if (q.id) query = query.where('pipelines.id', 'in', idList(q.id));
     const page = await paginate<PipelineRow>(request, {
       collection: 'pipelines',
       query,

@@ -12,7 +12,11 @@ import { missing } from '../timeline/timeline.shared.js';
 import { Reaction } from '../notes/notes.schemas.js';
 import { presentReaction } from '../notes/notes.presenter.js';
 import '../notes/notes.tables.js';
-import { resolveRef } from './reactions.refs.js';
+import { resolveRef, resolveRefType } from './reactions.refs.js';
+import { notesQuery } from '../notes/notes.repo.js';
+import type { ReactionsTable } from '../notes/notes.tables.js';
+import type { Selectable } from 'kysely';
+import { ListEnvelope, PageQuery, paginate, readPage, readSort } from '../http/pagination.js';
 
 const tags = ['reactions'];
 const Emoji = Type.String({ minLength: 1, maxLength: 32, description: 'The emoji' });
@@ -35,6 +39,28 @@ export const reactionsRoutes: FastifyPluginAsync<RouteOptions> = async (instance
     await resolveRef(db, auth, config.publicUrl, row.ref_type, row.ref_id).catch(() => missing('Reaction', id));
     return row;
   };
+
+  app.get('/v1/reactions', {
+    schema: {
+      tags,
+      summary: 'List reactions (on notes the caller can see); filter by the record reacted to',
+      querystring: Type.Object({ ...PageQuery, refType: Type.Optional(Type.String()), refId: Type.Optional(Type.Integer({ minimum: 1 })), system: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      response: responses({ 200: ListEnvelope('reactions', Reaction) }),
+    },
+  }, async (request) => {
+    const q = request.query;
+    let query = db
+      .selectFrom('reactions')
+      .selectAll('reactions')
+      .where('reactions.account_id', '=', request.auth.accountId)
+      .where('reactions.note_id', 'in', notesQuery(db, request.auth).clearSelect().select('notes.id'));
+    if (q.refType !== undefined) query = query.where('reactions.ref_type', '=', resolveRefType(q.refType).name);
+    if (q.refId !== undefined) query = query.where('reactions.ref_id', '=', q.refId);
+    const page = await paginate<Selectable<ReactionsTable>>(request, {
+      collection: 'reactions', query, page: readPage(q), sort: readSort(undefined, {}, 'reactions.id'), idExpression: 'reactions.id', publicUrl: config.publicUrl,
+    });
+    return { _metadata: page.metadata, reactions: page.rows.map(presentReaction) };
+  });
 
   app.get('/v1/reactions/:id', {
     schema: { tags, summary: 'A reaction', params: IdParams, response: responses({ 200: Reaction }) },

@@ -11,7 +11,8 @@ export const MAX_IDS_PER_DELIVERY = 100;
 export function eventUri(publicUrl: string, event: EventName, ids: number[]): string | null {
   const path = EVENT_RESOURCES[event];
   if (path === null || ids.length === 0) return null;
-  if (path === '/v1/people' || ids.length > 1) return `${publicUrl}${path}?id=${ids.join(',')}`;
+  // /v1/events/:personId names a person, not an event, so events (like people) are always fetched by ?id=.
+  if (path === '/v1/people' || path === '/v1/events' || ids.length > 1) return `${publicUrl}${path}?id=${ids.join(',')}`;
   return `${publicUrl}${path}/${ids[0]}`;
 }
 
