@@ -5,10 +5,10 @@ import { usersRoutes } from './users/users.routes.js';
 import { personCustomFieldRoutes } from './customFields/customFields.routes.js';
 import { timelineRoutes } from './timeline/timeline.routes.js';
 import { stagesRoutes } from './stages/stages.routes.js';
-import { dealAttachmentsRoutes } from './deals/dealAttachments.routes.js';
-import { dealsRoutes } from './deals/deals.routes.js';
-import { dealCustomFieldRoutes } from './deals/dealCustomFields.routes.js';
 import { pipelinesRoutes } from './pipelines/pipelines.routes.js';
+import { dealsRoutes } from './deals/deals.routes.js';
+import { dealAttachmentsRoutes } from './deals/dealAttachments.routes.js';
+import { dealCustomFieldRoutes } from './deals/dealCustomFields.routes.js';
 import { eventsRoutes } from './events/events.routes.js';
 import { leadFlowsRoutes } from './leadFlows/leadFlows.routes.js';
 import { groupsRoutes } from './groups/groups.routes.js';
@@ -28,4 +28,4 @@ export interface RouteOptions {
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, webhookRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, oauthRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, webhookRoutes, oauthRoutes];
