@@ -146,12 +146,17 @@ export async function paginate<Row extends { id: number }>(
     sort: SortKey;
     idExpression: string;
     publicUrl: string;
+    /** the same filters without the joins that only add display columns: counted instead of `query` */
+    countQuery?: AnySelect;
   },
 ): Promise<Page<Row>> {
   const { page, sort, idExpression } = options;
   // Every list answers ?id=1,2 (webhook `uri` addresses point at it).
   const idFilter = (request.query as { id?: unknown } | undefined)?.id;
-  const query = typeof idFilter === 'string' ? options.query.where(sql.raw(idExpression), 'in', readIdList(idFilter)) : options.query;
+  const ids = typeof idFilter === 'string' ? readIdList(idFilter) : null;
+  const query = ids ? options.query.where(sql.raw(idExpression), 'in', ids) : options.query;
+  const filtered = options.countQuery ?? options.query;
+  const counted = ids ? filtered.where(sql.raw(idExpression), 'in', ids) : filtered;
   const byId = sort.expression === idExpression;
   const direction = sort.descending ? 'desc' : 'asc';
   const op = sort.descending ? '<' : '>';
@@ -170,8 +175,8 @@ export async function paginate<Row extends { id: number }>(
   rowsQuery = rowsQuery.limit(page.limit + 1);
   if (!page.cursor && page.offset > 0) rowsQuery = rowsQuery.offset(page.offset);
 
-  const countQuery = query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total'));
-  const [found, counted] = await Promise.all([
+  const countQuery = counted.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total'));
+  const [found, total] = await Promise.all([
     page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(),
     countQuery.executeTakeFirst(),
   ]);
@@ -180,7 +185,7 @@ export async function paginate<Row extends { id: number }>(
     collection: options.collection,
     offset: page.offset,
     limit: page.limit,
-    total: Number((counted as { total: number } | undefined)?.total ?? 0),
+    total: Number((total as { total: number } | undefined)?.total ?? 0),
   };
   if (found.length > page.limit && rows.length > 0) {
     const last = rows[rows.length - 1];

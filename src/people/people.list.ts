@@ -6,7 +6,7 @@ import { badRequest } from '../http/errors.js';
 import { readSort, type SortKey } from '../http/pagination.js';
 import { MAX_ID, toBool } from '../http/schemas.js';
 import { canSeePerson } from './people.access.js';
-import { normalizePhone, peopleQuery } from './people.repo.js';
+import { normalizePhone, withDisplayNames } from './people.repo.js';
 import type { PeopleListQuery } from './people.schemas.js';
 import { cleanSource } from './people.service.js';
 
@@ -38,9 +38,13 @@ function contains(value: string): string {
   return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The filtered, visibility-checked people query behind GET /v1/people. */
-export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) {
-  let query = peopleQuery(db, auth.accountId).where((eb) => canSeePerson(eb, auth));
+/**
+ * The filtered, visibility-checked people behind GET /v1/people. Filters touch only `people` and
+ * indexed lookups, so counting the matches never pays for the joins that add display names.
+ */
+export async function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) {
+  const accountId = auth.accountId;
+  let query = db.selectFrom('people').where('people.account_id', '=', accountId).where((eb) => canSeePerson(eb, auth));
   if (q.email) {
     const email = q.email.trim().toLowerCase();
     query = query.where('people.id', 'in', db.selectFrom('person_emails').select('person_id').where('account_id', '=', auth.accountId).where('email', '=', email));
@@ -55,14 +59,14 @@ export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) 
       query = query.where('people.id', 'in', db.selectFrom('person_tags').select('person_id').where('account_id', '=', auth.accountId).where('tag', 'in', wanted));
     }
   }
-  if (q.stage) query = query.where('stages.name', '=', q.stage);
+  if (q.stage) query = query.where('people.stage_id', 'in', db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', q.stage));
   if (q.stageId !== undefined) query = query.where('people.stage_id', '=', q.stageId);
   if (q.source) query = query.where('people.source', '=', cleanSource(q.source));
   for (const [param, column] of [['name', 'people.name'], ['firstName', 'people.first_name'], ['lastName', 'people.last_name']] as const) {
     const value = q[param];
     if (value) query = query.where(sql`lower(${sql.ref(column)})`, 'like', sql`${contains(value)} escape '\\'`);
   }
-  if (q.assignedTo) query = query.where('assigned.name', '=', q.assignedTo);
+  if (q.assignedTo) query = query.where('people.assigned_user_id', 'in', db.selectFrom('users').select('id').where('account_id', '=', accountId).where('name', '=', q.assignedTo));
   if (q.assignedUserId !== undefined) query = query.where('people.assigned_user_id', '=', q.assignedUserId);
   if (q.assignedLenderId !== undefined) query = query.where('people.assigned_lender_id', '=', q.assignedLenderId);
   const ranges = [
@@ -80,7 +84,8 @@ export function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) 
   // (a webhook's uri is `/v1/people?id=…`, and a person moved to Trash must still be fetchable there).
   const includeTrash = toBool(q.includeTrash) ?? Boolean(q.stage || q.stageId !== undefined || q.id);
   if (!includeTrash) {
-    query = query.where((eb) => eb.or([eb('stages.name', 'is', null), eb('stages.name', '!=', 'Trash')]));
+    const trash = await db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Trash').executeTakeFirst();
+    if (trash) query = query.where((eb) => eb.or([eb('people.stage_id', 'is', null), eb('people.stage_id', '!=', trash.id)]));
   }
-  return query;
+  return { filtered: query, rows: withDisplayNames(query) };
 }

@@ -1,4 +1,5 @@
-import type { DbOrTrx, Trx } from '../db/database.js';
+import type { SelectQueryBuilder } from 'kysely';
+import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { canSeePerson } from './people.access.js';
 import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
@@ -78,14 +79,17 @@ function columnsFromState(state: PersonState) {
 
 /** People of one account, joined with the stage and user names the API shows. */
 export function peopleQuery(db: DbOrTrx, accountId: number) {
-  return db
-    .selectFrom('people')
+  return withDisplayNames(db.selectFrom('people').where('people.account_id', '=', accountId));
+}
+
+/** Adds the stage and user names the API shows beside the ids to a filtered people query. */
+export function withDisplayNames<QB extends SelectQueryBuilder<DB, 'people', object>>(query: QB) {
+  return (query as SelectQueryBuilder<DB, 'people', object>)
     .leftJoin('stages', 'stages.id', 'people.stage_id')
     .leftJoin('users as assigned', 'assigned.id', 'people.assigned_user_id')
     .leftJoin('users as lender', 'lender.id', 'people.assigned_lender_id')
     .selectAll('people')
-    .select(['stages.name as stage_name', 'assigned.name as assigned_name', 'lender.name as lender_name'])
-    .where('people.account_id', '=', accountId);
+    .select(['stages.name as stage_name', 'assigned.name as assigned_name', 'lender.name as lender_name']);
 }
 
 export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PersonRow | undefined> {

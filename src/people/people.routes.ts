@@ -63,9 +63,11 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
   }, async (request) => {
     const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
+    const list = await buildPeopleListQuery(db, request.auth, request.query);
     const page = await paginate<PersonRow>(request, {
       collection: 'people',
-      query: buildPeopleListQuery(db, request.auth, request.query),
+      query: list.rows,
+      countQuery: list.filtered,
       page: readPage(request.query),
       sort: peopleSort(request.query.sort),
       idExpression: 'people.id',
