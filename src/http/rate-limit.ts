@@ -138,7 +138,7 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    let state = request.rateLimit;
+    let state = request.rateLimit ?? null; // undefined on routes of plugins registered before this hook (the docs UI)
     if (state === null) {
       if (!isV1(request.url)) return payload;
       // Answered before the limiter ran (credentials, body parsing, capacity): show the window, count nothing.
