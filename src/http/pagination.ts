@@ -21,7 +21,7 @@ export const MAX_ID_LIST = 100;
 export function readIdList(raw: string, field = 'id'): number[] {
   const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
   if (ids.length === 0 || ids.length > MAX_ID_LIST || ids.some((s) => !/^\d{1,15}$/.test(s))) {
-    throw badRequest(`Invalid query: '${field}' must be a comma-separated list of up to ${MAX_ID_LIST} ids`, [{ field, message: 'invalid id list' }]);
+    throw badRequest(`Invalid query: '${field}' must be a comma-separated list of ids (at most ${MAX_ID_LIST})`, [{ field, message: 'invalid id list' }]);
   }
   return ids.map(Number);
 }

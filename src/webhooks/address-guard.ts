@@ -98,6 +98,9 @@ export const systemResolver: Resolver = (host) => lookup(host, { all: true, verb
 export async function checkCallbackHost(url: URL, resolver: Resolver = systemResolver): Promise<string | null> {
   const host = hostOf(url);
   if (isIP(host)) return forbiddenAddressReason(host);
+  // "localhost" and its subdomains are loopback by definition (RFC 6761), however a resolver answers.
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return `host '${host}' is a loopback name`;
   let addresses: { address: string }[];
   try {
     addresses = await resolver(host);

@@ -23,4 +23,10 @@ describe('callback URL validation at registration', () => {
     const mixed = async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
     await assert.rejects(validateCallbackUrl('https://mixed.example.com/hook', { allowPrivate: false, resolver: mixed }), /127\.0\.0\.1/);
   });
+
+  it('refuses localhost names whatever the resolver says (trailing dots and subdomains too)', async () => {
+    for (const url of ['https://localhost/hook', 'https://LOCALHOST./hook', 'https://api.localhost/hook']) {
+      await assert.rejects(validateCallbackUrl(url, { allowPrivate: false, resolver: notFound }), /loopback name/, url);
+    }
+  });
 });
