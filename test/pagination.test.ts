@@ -190,4 +190,18 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     assert.equal(garbage.status, 400);
     assert.match(garbage.body.errorMessage, /Invalid 'next' cursor/);
   });
+
+  it('pages reached with next report the total counted when the listing began', async () => {
+    const other = await server.newAccount();
+    for (let i = 0; i < 5; i++) await server.post(other.owner.key, '/v1/people', { firstName: `T${i}` });
+    const first = await server.get(other.owner.key, '/v1/people?limit=2');
+    assert.equal(first.body._metadata.total, 5);
+    await server.post(other.owner.key, '/v1/people', { firstName: 'Late' });
+    const second = await server.get(other.owner.key, `/v1/people?limit=2&next=${encodeURIComponent(first.body._metadata.next)}`);
+    assert.equal(second.body._metadata.total, 5);
+    assert.equal(second.body._metadata.offset, 2);
+    const fresh = await server.get(other.owner.key, '/v1/people?limit=2');
+    assert.equal(fresh.body._metadata.total, 6, 'a new listing counts again');
+  });
 });
+

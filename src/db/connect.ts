@@ -19,7 +19,7 @@ export interface OpenedDatabase {
  * the API issues the same few hundred statements over and over. Statements are reusable in
  * better-sqlite3 (calls are synchronous), so keep the most recent ones.
  */
-function withStatementCache(sqlite: Database.Database, max = 1000): SqliteDatabase {
+function withStatementCache(sqlite: Database.Database, onClose: () => void, max = 1000): SqliteDatabase {
   const cache = new Map<string, Database.Statement>();
   return {
     prepare(sql: string) {
@@ -32,6 +32,7 @@ function withStatementCache(sqlite: Database.Database, max = 1000): SqliteDataba
       return statement;
     },
     close() {
+      onClose();
       cache.clear();
       sqlite.close();
     },
@@ -48,7 +49,18 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect };
+    // Keep the query planner's statistics fresh (SQLite's advice: at open, then periodically);
+    // without them a filter such as email= can scan a whole account instead of using its index.
+    sqlite.pragma('optimize = 0x10002');
+    const optimizer = setInterval(() => {
+      try {
+        sqlite.pragma('optimize');
+      } catch {
+        /* busy: the next round will do it */
+      }
+    }, 60 * 60_000);
+    optimizer.unref();
+    return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => clearInterval(optimizer)) }) }), dialect };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.

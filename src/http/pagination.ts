@@ -30,7 +30,7 @@ export const PageMetadata = Type.Object({
   collection: Type.String(),
   offset: Type.Integer(),
   limit: Type.Integer(),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'Records matching the filters; on pages reached with `next`, the total counted when the listing began' }),
   next: Type.Optional(Type.String()),
   nextLink: Type.Optional(Type.String()),
 });
@@ -58,6 +58,11 @@ interface Cursor {
   id: number;
   /** offset of the page the cursor leads to, reported in _metadata */
   o: number;
+  /**
+   * total counted on the first page: later pages report it instead of counting again, so deep
+   * pages stay cheap and a client paging through sees one total
+   */
+  t?: number;
 }
 
 export interface PageRequest {
@@ -82,6 +87,7 @@ function isCursor(value: unknown): value is Cursor {
     typeof c.s === 'string' &&
     Number.isInteger(c.id) && (c.id as number) >= 0 && (c.id as number) <= MAX_CURSOR_ID &&
     Number.isSafeInteger(c.o) && (c.o as number) >= 0 &&
+    (c.t === undefined || (Number.isSafeInteger(c.t) && (c.t as number) >= 0)) &&
     validValue
   );
 }
@@ -176,9 +182,10 @@ export async function paginate<Row extends { id: number }>(
   if (!page.cursor && page.offset > 0) rowsQuery = rowsQuery.offset(page.offset);
 
   const countQuery = counted.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total'));
+  const known = page.cursor?.t;
   const [found, total] = await Promise.all([
     page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(),
-    countQuery.executeTakeFirst(),
+    known === undefined ? countQuery.executeTakeFirst() : Promise.resolve({ total: known }),
   ]);
   const rows = (found as Row[]).slice(0, page.limit);
   const metadata: Metadata = {
@@ -189,7 +196,7 @@ export async function paginate<Row extends { id: number }>(
   };
   if (found.length > page.limit && rows.length > 0) {
     const last = rows[rows.length - 1];
-    const cursor: Cursor = { s: sort.name, id: last.id, o: page.offset + rows.length };
+    const cursor: Cursor = { s: sort.name, id: last.id, o: page.offset + rows.length, t: metadata.total };
     if (!byId) cursor.v = (last as unknown as { _sort_value: string | number | null })._sort_value;
     metadata.next = encodeCursor(cursor);
     metadata.nextLink = nextLink(request, options.publicUrl, metadata.next);
