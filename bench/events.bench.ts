@@ -6,9 +6,8 @@ import type { BenchHarness, BenchRow } from './lib.js';
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 
 export default async function (h: BenchHarness): Promise<BenchRow[]> {
-  const server = await h.startServer();
+  const server = await h.startServer({}, { people: PEOPLE });
   try {
-    await h.seedPeople(server, PEOPLE);
     const { url } = server;
     const headers = { authorization: server.authHeader, 'x-system': server.system.name, 'x-system-key': server.system.key };
     const baseline = await h.measure({ name: 'events baseline: GET /livez', url, path: '/livez' });

@@ -51,7 +51,7 @@ export interface MeasureOptions {
 }
 
 export interface BenchHarness {
-  startServer(env?: Record<string, string>): Promise<BenchServer>;
+  startServer(env?: Record<string, string>, options?: { people?: number }): Promise<BenchServer>;
   measure(options: MeasureOptions): Promise<BenchRow>;
   seedPeople(server: BenchServer, count: number): Promise<void>;
   durationSeconds: number;
@@ -85,7 +85,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
  * database, with an account and a registered system, so the load generator in this process does
  * not share an event loop with the server.
  */
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(env: Record<string, string> = {}, options: { people?: number } = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hearth-bench-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const fullEnv: Record<string, string> = {
@@ -100,6 +100,12 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const ctx = await createContext(config, { log: pino({ level: 'warn' }) });
   const created = await createAccount(ctx.db, { name: 'Bench Team', ownerName: 'Bench Owner', ownerEmail: 'owner@bench.test' });
   const system = await createSystem(ctx.db, `Bench-${port}`);
+  // Seeded before the server starts, as an existing installation would be: the server then opens
+  // a database whose planner statistics are current.
+  if (options.people) {
+    process.stderr.write(`seeding ${options.people} people…\n`);
+    await seedPeople({ ctx, accountId: created.account.id }, options.people);
+  }
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
@@ -126,7 +132,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
 }
 
 /** Bulk-loads people (with an email and a phone each) straight into the database. */
-export async function seedPeople(server: BenchServer, count: number): Promise<void> {
+export async function seedPeople(server: Pick<BenchServer, 'ctx' | 'accountId'>, count: number): Promise<void> {
   const { db } = server.ctx;
   const stage = await db.selectFrom('stages').select('id').where('account_id', '=', server.accountId).where('name', '=', 'Lead').executeTakeFirstOrThrow();
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -13,10 +13,8 @@ const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
 
 async function peopleScenarios(): Promise<{ baseline: BenchRow; rows: BenchRow[] }> {
-  const server = await harness.startServer();
+  const server = await harness.startServer({}, { people: PEOPLE });
   try {
-    process.stderr.write(`seeding ${PEOPLE} people…\n`);
-    await harness.seedPeople(server, PEOPLE);
     const auth = { authorization: server.authHeader };
     const { url } = server;
     const ids = await server.ctx.db.selectFrom('people').select(['id']).where('account_id', '=', server.accountId).execute();
