@@ -28,7 +28,7 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('source_url', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
   await db.schema.createIndex('lead_events_account_id').on('lead_events').columns(['account_id', 'id']).execute();
-  await db.schema.createIndex('lead_events_person').on('lead_events').columns(['person_id', 'id']).execute();
+  await db.schema.createIndex('lead_events_person').on('lead_events').columns(['account_id', 'person_id', 'id']).execute();
   await db.schema.createIndex('lead_events_account_type').on('lead_events').columns(['account_id', 'type', 'id']).execute();
 
   // One row per email/phone a lead was created with: the UNIQUE index is what makes concurrent
