@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { UsersTable } from '../db/database.js';
 import { hashSecret } from '../accounts/keys.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import { forbidden, unauthorized } from './errors.js';
 import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
 
@@ -39,6 +40,10 @@ export function apiKeyFrom(request: FastifyRequest): string | null {
   return key || null;
 }
 
+const userByKeyHash = reusableQuery((db, _shape, keyHash: string) =>
+  db.selectFrom('users').select(['id', 'account_id', 'role', 'name', 'email']).where('api_key_hash', '=', keyHash),
+);
+
 export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
   const bearer = bearerTokenFrom(request);
   if (bearer !== undefined) return authenticateBearer(ctx, bearer);
@@ -52,11 +57,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
     );
   }
   // Looked up by its SHA-256: the key itself is never stored, and a hash lookup reveals nothing about it.
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'account_id', 'role', 'name', 'email'])
-    .where('api_key_hash', '=', hashSecret(key))
-    .executeTakeFirst();
+  const user = await userByKeyHash(ctx.db, 'user', hashSecret(key));
   if (!user) throw unauthorized('Invalid API key');
   return { accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email };
 }

@@ -2,6 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { canSeePerson } from './people.access.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
 
 /** The stored state of a person, in the shape the service reasons about. */
@@ -92,11 +93,14 @@ export function withDisplayNames<QB extends SelectQueryBuilder<DB, 'people', obj
     .select(['stages.name as stage_name', 'assigned.name as assigned_name', 'lender.name as lender_name']);
 }
 
-export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PersonRow | undefined> {
-  return peopleQuery(db, auth.accountId)
+const visiblePersonById = reusableQuery((db, role, accountId: number, userId: number, id: number) =>
+  peopleQuery(db, accountId)
     .where('people.id', '=', id)
-    .where((eb) => canSeePerson(eb, auth))
-    .executeTakeFirst();
+    .where((eb) => canSeePerson(eb, { accountId, userId, role: role as AuthUser['role'], name: '', email: '' })),
+);
+
+export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PersonRow | undefined> {
+  return (await visiblePersonById(db, auth.role, auth.accountId, auth.userId, id)) as PersonRow | undefined;
 }
 
 /**
@@ -113,8 +117,10 @@ export async function lockPerson(trx: Trx, accountId: number, personId: number):
     .execute();
 }
 
+const personById = reusableQuery((db, _shape, accountId: number, id: number) => peopleQuery(db, accountId).where('people.id', '=', id));
+
 export async function findPersonInAccount(db: DbOrTrx, accountId: number, id: number): Promise<PersonRow | undefined> {
-  return peopleQuery(db, accountId).where('people.id', '=', id).executeTakeFirst();
+  return (await personById(db, 'person', accountId, id)) as PersonRow | undefined;
 }
 
 /** Keeps the lookup tables (emails, phones, tags, collaborators) in step with a person's JSON columns. */
