@@ -1,12 +1,13 @@
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { ActionPlanStepsTable } from './actionPlans.tables.js';
 import './actionPlans.tables.js';
+import { isoSeconds } from '../time.js';
 
 const DAY_MS = 86_400_000;
 
 /** A step falls due `delayDays` whole days after the plan was started for the person. */
 export function stepDueAt(startedAt: string, delayDays: number): string {
-  return new Date(Date.parse(startedAt) + delayDays * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return isoSeconds(Date.parse(startedAt) + delayDays * DAY_MS);
 }
 
 type StepSchedule = Pick<ActionPlanStepsTable, 'delay_days'> & { id: number };

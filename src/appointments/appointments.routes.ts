@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
 import { Bool, IdParams, Nullable, responses, SystemField, toBool } from '../http/schemas.js';
@@ -12,7 +12,7 @@ import { touchLastActivity, visiblePersonIds } from '../people/people.access.js'
 import { emit } from '../webhooks/outbox.js';
 import type { EventName } from '../webhooks/event-names.js';
 import { isoSeconds } from '../time.js';
-import { allOptional, missing, requireAccountUser, requirePerson, seesEveryone, timelineSort } from '../timeline/timeline.shared.js';
+import { allOptional, missing, requireAccountUser, requirePerson, timelineSort } from '../timeline/timeline.shared.js';
 import type { AppointmentInviteesTable, AppointmentsTable } from './appointments.tables.js';
 
 type AppointmentRow = Selectable<AppointmentsTable>;

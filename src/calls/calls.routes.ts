@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { DbOrTrx } from '../db/database.js';
 import { Bool, IdParams, Nullable, responses, SystemField, toBool } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage } from '../http/pagination.js';
@@ -11,7 +11,7 @@ import { normalizePhone } from '../people/people.repo.js';
 import { touchLastActivity } from '../people/people.access.js';
 import { emit } from '../webhooks/outbox.js';
 import { isoSeconds } from '../time.js';
-import { allOptional, missing, onlyVisiblePeople, requireAccountUser, requirePerson, seesEveryone, timelineListQuery, timelineSort } from '../timeline/timeline.shared.js';
+import { allOptional, missing, onlyVisiblePeople, requireAccountUser, requirePerson, timelineListQuery, timelineSort } from '../timeline/timeline.shared.js';
 import type { CallsTable } from './calls.tables.js';
 
 type CallRow = Selectable<CallsTable>;

@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type Selectable, sql, type SqlBool } from 'kysely';
 import type { DB, DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import { canSeePerson } from '../people/people.access.js';
 import '../pipelines/pipelines.tables.js';
 import type { DealsTable } from './deals.tables.js';
@@ -16,7 +16,7 @@ export interface DealLinks {
  * where they are among the deal's users, or where any of the deal's people is visible to them.
  */
 export function canSeeDeal(eb: ExpressionBuilder<DB, 'deals'>, auth: AuthUser): Expression<SqlBool> {
-  if (auth.role === 'Owner' || auth.role === 'Admin') return sql<SqlBool>`1 = 1`;
+  if (seesEveryone(auth)) return sql<SqlBool>`1 = 1`;
   return eb.or([
     eb.exists(eb.selectFrom('deal_users as du').select('du.deal_id').whereRef('du.deal_id', '=', 'deals.id').where('du.user_id', '=', auth.userId)),
     eb.exists(

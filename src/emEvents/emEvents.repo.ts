@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import { visiblePersonIds } from '../people/people.access.js';
 import type { EmEventsTable } from './emEvents.tables.js';
 import './emEvents.tables.js';
@@ -15,8 +15,6 @@ export interface EmEventFilters {
   personId?: number;
   campaignId?: number;
 }
-
-const seesEveryone = (auth: AuthUser) => auth.role === 'Owner' || auth.role === 'Admin';
 
 /**
  * The email marketing events `auth` may see, filtered: Owner and Admin every event of the

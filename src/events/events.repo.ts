@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import { visiblePersonIds } from '../people/people.access.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { LeadEventsTable } from './events.tables.js';
@@ -14,7 +14,7 @@ export async function insertEvent(trx: Trx, values: Insertable<LeadEventsTable>)
 /** Events of the account that `auth` may see (Agents and Lenders: only those of their people). */
 export function visibleEventsQuery(db: DbOrTrx, auth: AuthUser) {
   let query = db.selectFrom('lead_events').selectAll('lead_events').where('lead_events.account_id', '=', auth.accountId);
-  if (auth.role !== 'Owner' && auth.role !== 'Admin') query = query.where('lead_events.person_id', 'in', visiblePersonIds(db, auth));
+  if (!seesEveryone(auth)) query = query.where('lead_events.person_id', 'in', visiblePersonIds(db, auth));
   return query;
 }
 

@@ -70,6 +70,11 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
+/** Owner and Admin see every record of their account; Agents and Lenders only what is tied to them. */
+export function seesEveryone(auth: AuthUser): boolean {
+  return auth.role === 'Owner' || auth.role === 'Admin';
+}
+
 /** Role gate: call at the top of a handler with the roles that may use it. */
 export function requireRole(request: FastifyRequest, ...roles: UserRole[]): void {
   if (!roles.includes(request.auth.role)) {

@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from 'kysely';
 import type { DB, DbOrTrx, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
 
 /**
@@ -9,7 +9,7 @@ import { notFound } from '../http/errors.js';
  * lender or collaborate. The account condition is applied by the caller's query.
  */
 export function canSeePerson(eb: ExpressionBuilder<DB, 'people'>, auth: AuthUser): Expression<SqlBool> {
-  if (auth.role === 'Owner' || auth.role === 'Admin') return sql<SqlBool>`1 = 1`;
+  if (seesEveryone(auth)) return sql<SqlBool>`1 = 1`;
   const column = auth.role === 'Agent' ? 'people.assigned_user_id' : 'people.assigned_lender_id';
   return eb.or([
     eb(column, '=', auth.userId),

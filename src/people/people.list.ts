@@ -9,6 +9,7 @@ import { canSeePerson } from './people.access.js';
 import { normalizePhone, withDisplayNames } from './people.repo.js';
 import type { PeopleListQuery } from './people.schemas.js';
 import { cleanSource } from './people.service.js';
+import { isoSeconds } from '../time.js';
 
 type ListQuery = Static<typeof PeopleListQuery>;
 
@@ -30,7 +31,7 @@ export function peopleSort(sort: string | undefined): SortKey {
 function timestamp(raw: string, field: string): string {
   const ms = Date.parse(raw);
   if (Number.isNaN(ms)) throw badRequest(`'${field}' must be a date or ISO 8601 timestamp`);
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return isoSeconds(ms);
 }
 
 /** LIKE pattern for a case-insensitive substring match, with the input's wildcards escaped. */

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { TemplatesTable } from './templates.tables.js';
 import './templates.tables.js';
 
@@ -9,7 +9,7 @@ export type TemplateRow = Selectable<TemplatesTable>;
 /** Owner and Admin see every template of the account; other users their own and the shared ones. */
 export function visibleTemplates(db: DbOrTrx, auth: AuthUser) {
   let query = db.selectFrom('templates').selectAll().where('account_id', '=', auth.accountId);
-  if (auth.role !== 'Owner' && auth.role !== 'Admin') {
+  if (!seesEveryone(auth)) {
     query = query.where((eb) => eb.or([eb('is_shared', '=', 1), eb('created_by_id', '=', auth.userId)]));
   }
   return query;
@@ -25,7 +25,7 @@ export async function findTemplateInAccount(db: DbOrTrx, accountId: number, id: 
 
 /** May this user change or delete the template? Owner/Admin any, others only those they created. */
 export function canEditTemplate(auth: AuthUser, row: TemplateRow): boolean {
-  return auth.role === 'Owner' || auth.role === 'Admin' || row.created_by_id === auth.userId;
+  return seesEveryone(auth) || row.created_by_id === auth.userId;
 }
 
 /** Names of the action plans that send from this template (it cannot be deleted while any does). */

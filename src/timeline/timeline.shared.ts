@@ -5,13 +5,13 @@ import type { AuthUser } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { PageQuery, readSort, type SortKey } from '../http/pagination.js';
 import { assertPersonVisible, visiblePersonIds } from '../people/people.access.js';
+import { seesEveryone } from '../http/auth.js';
 
 /**
  * What the timeline resources (notes, calls, texts, emails, tasks, relationships) share:
  * records hang off a person, and who may see a record is who may see its person.
  */
 
-export const seesEveryone = (auth: AuthUser) => auth.role === 'Owner' || auth.role === 'Admin';
 
 /**
  * Limits a query of person-owned rows to the people the caller may see. `column` is the
