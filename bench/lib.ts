@@ -108,7 +108,8 @@ export async function startBenchServer(env: Record<string, string> = {}, options
   }
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
+  // The compiled server, as `npm start` runs it (`npm run bench` builds first).
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server.js')], {
     env: { ...process.env, ...fullEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

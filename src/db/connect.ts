@@ -39,6 +39,47 @@ function withStatementCache(sqlite: Database.Database, onClose: () => void, max 
   };
 }
 
+/**
+ * SQLite only: a second, read-only connection for the hottest reads (the API-key lookup of every
+ * request, a person by id, list totals). It answers synchronously, without queueing behind
+ * Kysely's one writer connection and whatever transaction holds it, and in WAL mode sees exactly
+ * what is committed. Absent on PostgreSQL, whose pool already reads concurrently.
+ */
+export interface SyncReader {
+  /** the first row of a query, or undefined */
+  get(sql: string, parameters: readonly unknown[]): unknown;
+  /** changes whenever any connection (this process's writer included) commits a change */
+  dataVersion(): number;
+}
+const readers = new WeakMap<Kysely<DB>, SyncReader>();
+
+export function syncReaderOf(db: Kysely<DB>): SyncReader | undefined {
+  return readers.get(db);
+}
+
+function openReader(file: string): SyncReader & { close(): void } {
+  const connection = new Database(file, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = connection.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const version = connection.prepare('pragma data_version').pluck();
+  return {
+    get: (sql, parameters) => prepared(sql).get(...(parameters as unknown[])),
+    dataVersion: () => version.get() as number,
+    close() {
+      statements.clear();
+      connection.close();
+    },
+  };
+}
+
 export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
@@ -60,7 +101,15 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
       }
     }, 60 * 60_000);
     optimizer.unref();
-    return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => clearInterval(optimizer)) }) }), dialect };
+    // An in-memory database is private to its connection: there is nothing a second one could read.
+    const reader = file === ':memory:' ? null : openReader(file);
+    const onClose = () => {
+      clearInterval(optimizer);
+      reader?.close();
+    };
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, onClose) }) });
+    if (reader) readers.set(db, reader);
+    return { db, dialect };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.

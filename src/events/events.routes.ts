@@ -54,7 +54,7 @@ export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     if (q.personId !== undefined) query = query.where('lead_events.person_id', '=', q.personId);
     if (q.type) query = query.where('lead_events.type', 'in', typeFilter(q.type));
     const page = await paginate<LeadEventRow>(request, {
-      collection: 'events', query, page: readPage(q), sort: readSort(q.sort, SORTABLE, 'lead_events.id'), idExpression: 'lead_events.id', publicUrl: ctx.config.publicUrl,
+      collection: 'events', query, page: readPage(q), sort: readSort(q.sort, SORTABLE, 'lead_events.id'), idExpression: 'lead_events.id', publicUrl: ctx.config.publicUrl, db: ctx.db,
     });
     return { _metadata: page.metadata, events: page.rows.map(presentEvent) };
   });

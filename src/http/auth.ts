@@ -44,6 +44,35 @@ const userByKeyHash = reusableQuery((db, _shape, keyHash: string) =>
   db.selectFrom('users').select(['id', 'account_id', 'role', 'name', 'email']).where('api_key_hash', '=', keyHash),
 );
 
+/**
+ * Verified keys, by hash, for a few seconds: the key lookup would otherwise be a database read on
+ * every request. Hearth never changes a user's key or role through the API; an operator's direct
+ * change reaches every instance within KEY_CACHE_MS. Unknown keys are never cached.
+ */
+const KEY_CACHE_MS = 5_000;
+const KEY_CACHE_MAX = 10_000;
+type KeyCache = Map<string, { user: AuthUser; until: number }>;
+const keyCaches = new WeakMap<AppContext, KeyCache>();
+
+function keyCacheOf(ctx: AppContext): KeyCache {
+  let cache = keyCaches.get(ctx);
+  if (!cache) keyCaches.set(ctx, (cache = new Map()));
+  return cache;
+}
+
+function cachedUser(verifiedKeys: KeyCache, keyHash: string, now: number): AuthUser | undefined {
+  const entry = verifiedKeys.get(keyHash);
+  if (!entry) return undefined;
+  if (entry.until > now) return entry.user;
+  verifiedKeys.delete(keyHash);
+  return undefined;
+}
+
+function rememberUser(verifiedKeys: KeyCache, keyHash: string, user: AuthUser, now: number): void {
+  if (verifiedKeys.size >= KEY_CACHE_MAX) verifiedKeys.delete(verifiedKeys.keys().next().value as string);
+  verifiedKeys.set(keyHash, { user, until: now + KEY_CACHE_MS });
+}
+
 export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
   const bearer = bearerTokenFrom(request);
   if (bearer !== undefined) return authenticateBearer(ctx, bearer);
@@ -57,9 +86,16 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
     );
   }
   // Looked up by its SHA-256: the key itself is never stored, and a hash lookup reveals nothing about it.
-  const user = await userByKeyHash(ctx.db, 'user', hashSecret(key));
+  const keyHash = hashSecret(key);
+  const now = Date.now();
+  const cache = keyCacheOf(ctx);
+  const cached = cachedUser(cache, keyHash, now);
+  if (cached) return cached;
+  const user = await userByKeyHash(ctx.db, 'user', keyHash);
   if (!user) throw unauthorized('Invalid API key');
-  return { accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email };
+  const auth: AuthUser = Object.freeze({ accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email });
+  rememberUser(cache, keyHash, auth, now);
+  return auth;
 }
 
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {

@@ -2,6 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
+import type { DbOrTrx } from '../db/database.js';
+import { countRows } from '../db/count-cache.js';
 
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 10;
@@ -154,6 +156,8 @@ export async function paginate<Row extends { id: number }>(
     publicUrl: string;
     /** the same filters without the joins that only add display columns: counted instead of `query` */
     countQuery?: AnySelect;
+    /** given for lists whose totals are worth remembering (large collections): see countRows */
+    db?: DbOrTrx;
   },
 ): Promise<Page<Row>> {
   const { page, sort, idExpression } = options;
@@ -183,16 +187,14 @@ export async function paginate<Row extends { id: number }>(
 
   const countQuery = counted.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('total'));
   const known = page.cursor?.t;
-  const [found, total] = await Promise.all([
-    page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(),
-    known === undefined ? countQuery.executeTakeFirst() : Promise.resolve({ total: known }),
-  ]);
+  const counting = known !== undefined ? known : options.db ? countRows(options.db, countQuery) : countQuery.executeTakeFirst().then((row) => row?.total);
+  const [found, total] = await Promise.all([page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(), counting]);
   const rows = (found as Row[]).slice(0, page.limit);
   const metadata: Metadata = {
     collection: options.collection,
     offset: page.offset,
     limit: page.limit,
-    total: Number((total as { total: number } | undefined)?.total ?? 0),
+    total: Number(total ?? 0),
   };
   if (found.length > page.limit && rows.length > 0) {
     const last = rows[rows.length - 1];

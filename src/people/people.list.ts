@@ -10,6 +10,7 @@ import { normalizePhone, withDisplayNames } from './people.repo.js';
 import type { PeopleListQuery } from './people.schemas.js';
 import { cleanSource } from './people.service.js';
 import { isoSeconds } from '../time.js';
+import { reusableQuery } from '../db/reusable-query.js';
 
 type ListQuery = Static<typeof PeopleListQuery>;
 
@@ -38,6 +39,10 @@ function timestamp(raw: string, field: string): string {
 function contains(value: string): string {
   return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+const trashStage = reusableQuery((db, _shape, accountId: number) =>
+  db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Trash'),
+);
 
 /**
  * The filtered, visibility-checked people behind GET /v1/people. Filters touch only `people` and
@@ -85,7 +90,7 @@ export async function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQ
   // (a webhook's uri is `/v1/people?id=…`, and a person moved to Trash must still be fetchable there).
   const includeTrash = toBool(q.includeTrash) ?? Boolean(q.stage || q.stageId !== undefined || q.id);
   if (!includeTrash) {
-    const trash = await db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Trash').executeTakeFirst();
+    const trash = await trashStage(db, 'trash', accountId);
     if (trash) query = query.where((eb) => eb.or([eb('people.stage_id', 'is', null), eb('people.stage_id', '!=', trash.id)]));
   }
   return { filtered: query, rows: withDisplayNames(query) };

@@ -72,6 +72,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       sort: peopleSort(request.query.sort),
       idExpression: 'people.id',
       publicUrl: config.publicUrl,
+      db,
     });
     return { _metadata: page.metadata, people: page.rows.map((row) => presentPerson(row, selection)) };
   });
