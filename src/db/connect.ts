@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
+import { GroupCommitSqliteDialect } from './group-commit.js';
 import type { DB } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 
@@ -107,7 +108,7 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
       clearInterval(optimizer);
       reader?.close();
     };
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, onClose) }) });
+    const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)) });
     if (reader) readers.set(db, reader);
     return { db, dialect };
   }

@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { openDatabase, type OpenedDatabase } from '../src/db/connect.js';
+
+/** SQLite transactions that queue up share one COMMIT (src/db/group-commit.ts). */
+describe('SQLite group commit', () => {
+  let dir: string;
+  let opened: OpenedDatabase;
+  let observer: Database.Database;
+  const visible = (value: string) => observer.prepare('select count(*) as n from items where value = ?').get(value) as { n: number };
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'hearth-group-'));
+    const file = path.join(dir, 'group.db');
+    opened = openDatabase(`sqlite:${file}`);
+    await sql`create table items (id integer primary key, value text not null unique)`.execute(opened.db);
+    // Another connection, as another process would see the file.
+    observer = new Database(file, { readonly: true });
+  });
+  after(async () => {
+    observer.close();
+    await opened.db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const insert = (value: string) =>
+    opened.db.transaction().execute(async (trx) => {
+      await sql`insert into items (value) values (${value})`.execute(trx);
+      return value;
+    });
+
+  it('each caller resumes only once its change is committed and visible to other connections', async () => {
+    const seenAtResolution: number[] = [];
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        insert(`durable-${i}`).then((value) => {
+          seenAtResolution.push(visible(value).n);
+        }),
+      ),
+    );
+    assert.equal(seenAtResolution.length, 60);
+    assert.deepEqual(new Set(seenAtResolution), new Set([1]));
+  });
+
+  it('a failing transaction is rolled back alone; the others in its group commit', async () => {
+    const outcomes = await Promise.allSettled([
+      insert('group-a'),
+      opened.db.transaction().execute(async (trx) => {
+        await sql`insert into items (value) values ('group-doomed')`.execute(trx);
+        throw new Error('the handler failed after writing');
+      }),
+      insert('group-b'),
+      insert('group-a'), // unique violation: fails alone
+      insert('group-c'),
+    ]);
+    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /the handler failed/);
+    assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /UNIQUE/);
+    assert.equal(visible('group-doomed').n, 0);
+    for (const value of ['group-a', 'group-b', 'group-c']) assert.equal(visible(value).n, 1, value);
+  });
+
+  it('a change made outside a transaction while a group is open is committed before its caller resumes', async () => {
+    const plain = (async () => {
+      await sql`insert into items (value) values ('plain-write')`.execute(opened.db);
+      return visible('plain-write').n;
+    })();
+    const [, seen] = await Promise.all([insert('beside-plain'), plain, insert('after-plain')]);
+    assert.equal(seen, 1);
+  });
+
+  it('reads inside a transaction see its own writes; nothing leaks out of a rolled-back one', async () => {
+    const inside = await opened.db.transaction().execute(async (trx) => {
+      await sql`insert into items (value) values ('read-own')`.execute(trx);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from items where value = 'read-own'`.execute(trx);
+      return rows[0].n;
+    });
+    assert.equal(inside, 1);
+    await assert.rejects(
+      opened.db.transaction().execute(async (trx) => {
+        await sql`insert into items (value) values ('never')`.execute(trx);
+        throw new Error('no');
+      }),
+    );
+    const { rows } = await sql<{ n: number }>`select count(*) as n from items where value = 'never'`.execute(opened.db);
+    assert.equal(rows[0].n, 0);
+  });
+});
