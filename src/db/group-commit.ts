@@ -11,17 +11,19 @@ import {
 /**
  * SQLite group commit. SQLite has one writer, so Kysely already runs transactions one after the
  * other on one connection; what each one then pays is its COMMIT, which writes every page it
- * touched to the WAL: about 150 µs, more than the rest of a typical write. Here transactions that
- * queue up behind each other share one COMMIT instead:
+ * touched to the WAL (and now and then a checkpoint): more than the rest of a typical write.
+ * Here the transactions of one turn of the event loop share one COMMIT instead:
  *
  * - the first opens the real transaction (BEGIN IMMEDIATE); each runs inside its own SAVEPOINT, so
  *   one that fails is rolled back alone and the others are untouched;
- * - when a transaction finishes and nobody is waiting for the connection (or the group is already
- *   MAX_MEMBERS strong or MAX_OPEN_MS old), the group commits;
+ * - the group commits once the requests already received have had their turn (setImmediate), or
+ *   at once when it is MAX_MEMBERS strong or MAX_OPEN_MS old. better-sqlite3 is synchronous, so a
+ *   transaction never yields to another request half-way: without that deferral no group would
+ *   ever hold more than one transaction;
  * - a transaction's caller resumes only once its group's COMMIT has succeeded, so an answer is
  *   never sent for a change that is not yet durable, and if that COMMIT fails every member fails.
  *
- * Under no concurrency a group is one transaction and this behaves exactly like BEGIN/COMMIT.
+ * Without concurrent writes a group is one transaction, committed one event-loop turn later.
  */
 const MAX_MEMBERS = 100;
 const MAX_OPEN_MS = 25;
@@ -29,6 +31,7 @@ const MEMBER = 'hearth_member';
 
 class Group {
   members = 0;
+  commitScheduled = false;
   readonly opened = Date.now();
   readonly settled: Promise<void>;
   resolve!: () => void;
@@ -52,6 +55,8 @@ class GroupCommitDriver implements Driver {
   #joined = false;
   /** inside a transaction's own savepoint */
   #inMember = false;
+  /** the scheduled commit found the connection in use: the holder commits when it releases it */
+  #commitDue = false;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -114,13 +119,24 @@ class GroupCommitDriver implements Driver {
     const group = this.#group;
     const joined = this.#joined;
     this.#joined = false;
-    if (group && (this.#waiting.length === 0 || group.members >= MAX_MEMBERS || Date.now() - group.opened >= MAX_OPEN_MS)) {
-      this.#commitGroup(group);
+    if (group) {
+      if (this.#commitDue || group.members >= MAX_MEMBERS || Date.now() - group.opened >= MAX_OPEN_MS) this.#commitGroup(group);
+      else this.#scheduleCommit(group);
     }
     const next = this.#waiting.shift();
     if (next) next();
     else this.#held = false;
     if (joined && group) await group.settled;
+  }
+
+  #scheduleCommit(group: Group): void {
+    if (group.commitScheduled) return;
+    group.commitScheduled = true;
+    setImmediate(() => {
+      if (this.#group !== group) return;
+      if (this.#held) this.#commitDue = true;
+      else this.#commitGroup(group);
+    });
   }
 
   async destroy(): Promise<void> {
@@ -130,6 +146,7 @@ class GroupCommitDriver implements Driver {
 
   #commitGroup(group: Group): void {
     this.#group = null;
+    this.#commitDue = false;
     try {
       this.#run('commit');
       group.resolve();
@@ -142,6 +159,7 @@ class GroupCommitDriver implements Driver {
   #failGroup(error: Error): void {
     const group = this.#group;
     this.#group = null;
+    this.#commitDue = false;
     group?.reject(error);
   }
 
