@@ -18,9 +18,10 @@ export function createLogger(config: Config) {
 
 /** Opens the database and brings its schema up to date: everything a process needs before work. */
 export async function createContext(config: Config, options: { clock?: Clock; log?: AppContext['log'] } = {}): Promise<AppContext> {
-  const { db, dialect } = openDatabase(config.databaseUrl);
+  const log = options.log ?? createLogger(config);
+  const { db, dialect } = openDatabase(config.databaseUrl, { onBackgroundError: (message) => log.warn({ error: message }, 'background WAL checkpoint failed') });
   await migrateToLatest(db, dialect);
-  return { config, db, dialect, clock: options.clock ?? systemClock, log: options.log ?? createLogger(config) };
+  return { config, db, dialect, clock: options.clock ?? systemClock, log };
 }
 
 /**

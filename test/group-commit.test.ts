@@ -91,3 +91,27 @@ describe('SQLite group commit', () => {
     assert.equal(rows[0].n, 0);
   });
 });
+
+describe('SQLite WAL checkpoints run in the background', () => {
+  it('copies committed pages into the database file without the writer checkpointing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hearth-checkpoint-'));
+    const file = path.join(dir, 'checkpoint.db');
+    const opened = openDatabase(`sqlite:${file}`);
+    try {
+      await sql`create table blobs (id integer primary key, body text not null)`.execute(opened.db);
+      const { statSync } = await import('node:fs');
+      const before = statSync(file).size;
+      // About 4 MB: far below the writer's own checkpoint threshold (WRITER_AUTOCHECKPOINT_PAGES).
+      await opened.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 1000; i++) await sql`insert into blobs (body) values (${'x'.repeat(4000)})`.execute(trx);
+      });
+      assert.ok(statSync(`${file}-wal`).size > 4_000_000, 'the commit went to the WAL');
+      const deadline = Date.now() + 10_000;
+      while (statSync(file).size < before + 4_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(statSync(file).size >= before + 4_000_000, 'the background checkpoint copied the pages into the database file');
+    } finally {
+      await opened.db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
 import { GroupCommitSqliteDialect } from './group-commit.js';
+import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import type { DB } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 
@@ -81,7 +82,7 @@ function openReader(file: string): SyncReader & { close(): void } {
   };
 }
 
-export function openDatabase(databaseUrl: string, options: { poolSize?: number } = {}): OpenedDatabase {
+export function openDatabase(databaseUrl: string, options: { poolSize?: number; onBackgroundError?: (message: string) => void } = {}): OpenedDatabase {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
     const file = databaseUrl.slice('sqlite:'.length);
@@ -104,9 +105,12 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number }
     optimizer.unref();
     // An in-memory database is private to its connection: there is nothing a second one could read.
     const reader = file === ':memory:' ? null : openReader(file);
+    const checkpointer = file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
+    if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     const onClose = () => {
       clearInterval(optimizer);
       reader?.close();
+      checkpointer?.stop();
     };
     const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)) });
     if (reader) readers.set(db, reader);
