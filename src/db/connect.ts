@@ -62,11 +62,13 @@ export function syncReaderOf(db: Kysely<DB>): SyncReader | undefined {
 function openReader(file: string): SyncReader & { close(): void } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
+  // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
   const statements = new Map<string, Database.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) {
       statement = connection.prepare(sql);
+      if (statements.size >= 500) statements.delete(statements.keys().next().value as string);
       statements.set(sql, statement);
     }
     return statement;
