@@ -22,10 +22,11 @@ import { actionPlansPeopleRoutes } from './actionPlans/actionPlansPeople.routes.
 import { oauthRoutes } from './oauth/oauth.routes.js';
 import { emCampaignsRoutes } from './emCampaigns/emCampaigns.routes.js';
 import { emEventsRoutes } from './emEvents/emEvents.routes.js';
+import { smartListsRoutes } from './smartLists/smartLists.routes.js';
 
 export interface RouteOptions {
   ctx: AppContext;
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, webhookRoutes, oauthRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, smartListsRoutes, webhookRoutes, oauthRoutes];

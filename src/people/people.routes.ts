@@ -30,6 +30,7 @@ import {
   savePerson,
 } from './people.service.js';
 import { buildPeopleListQuery, peopleSort } from './people.list.js';
+import { withSmartList } from '../smartLists/smartLists.filters.js';
 
 const tags = ['people'];
 
@@ -63,13 +64,15 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
   }, async (request) => {
     const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
-    const list = await buildPeopleListQuery(db, request.auth, request.query);
+    // nextLink repeats the request's own query, smartListId included, so later pages apply the list again.
+    const filters = await withSmartList(db, request.auth, request.query);
+    const list = await buildPeopleListQuery(db, request.auth, filters);
     const page = await paginate<PersonRow>(request, {
       collection: 'people',
       query: list.rows,
       countQuery: list.filtered,
       page: readPage(request.query),
-      sort: peopleSort(request.query.sort),
+      sort: peopleSort(filters.sort),
       idExpression: 'people.id',
       publicUrl: config.publicUrl,
       db,

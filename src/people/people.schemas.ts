@@ -146,6 +146,7 @@ export const PeopleListQuery = Type.Object(
     includeTrash: Type.Optional(Bool()),
     sort: Type.Optional(Type.String({ description: 'Field name, or -field for descending' })),
     fields: Type.Optional(Type.String({ description: 'Comma-separated field names, or allFields (adds custom fields)' })),
+    smartListId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: "Apply this smart list's saved filters; filters given here too are added (the same filter given here replaces the saved one)" })),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

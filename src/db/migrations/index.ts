@@ -8,6 +8,7 @@ import * as webhooks from './0050_webhooks.js';
 import * as rateLimits from './0060_rate_limits.js';
 import * as oauth from './0070_oauth.js';
 import * as emailMarketing from './0080_email_marketing.js';
+import * as smartLists from './0100_smart_lists.js';
 import * as usersByRole from './0110_users_by_role.js';
 
 export interface HearthMigration {
@@ -28,5 +29,6 @@ export const migrations: Record<string, HearthMigration> = {
   '0060_rate_limits': rateLimits,
   '0070_oauth': oauth,
   '0080_email_marketing': emailMarketing,
+  '0100_smart_lists': smartLists,
   '0110_users_by_role': usersByRole,
 };
