@@ -5,6 +5,7 @@ import { usersRoutes } from './users/users.routes.js';
 import { personCustomFieldRoutes } from './customFields/customFields.routes.js';
 import { timelineRoutes } from './timeline/timeline.routes.js';
 import { stagesRoutes } from './stages/stages.routes.js';
+import { appointmentOutcomesRoutes, appointmentTypesRoutes } from './appointmentTypes/appointmentTypes.routes.js';
 import { pipelinesRoutes } from './pipelines/pipelines.routes.js';
 import { dealsRoutes } from './deals/deals.routes.js';
 import { dealAttachmentsRoutes } from './deals/dealAttachments.routes.js';
@@ -29,4 +30,4 @@ export interface RouteOptions {
 }
 
 /** Every route module of the API, registered in this order. Add new resources here. */
-export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, stagesRoutes, pipelinesRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, smartListsRoutes, webhookRoutes, oauthRoutes];
+export const routeModules: FastifyPluginAsync<RouteOptions>[] = [usersRoutes, personCustomFieldRoutes, peopleRoutes, ...timelineRoutes, appointmentTypesRoutes, appointmentOutcomesRoutes, stagesRoutes, pipelinesRoutes, dealCustomFieldRoutes, dealsRoutes, dealAttachmentsRoutes, eventsRoutes, leadFlowsRoutes, groupsRoutes, notificationsRoutes, enrichmentRoutes, rateLimitRoutes, templatesRoutes, actionPlansRoutes, actionPlansPeopleRoutes, emCampaignsRoutes, emEventsRoutes, smartListsRoutes, webhookRoutes, oauthRoutes];

@@ -1,6 +1,7 @@
 import type { Db, Trx, UsersTable } from '../db/database.js';
 import { isoSeconds } from '../time.js';
 import { hashSecret, newSecret } from './keys.js';
+import type {} from '../appointmentTypes/appointmentTypes.tables.js';
 
 /** The stages every new account starts with; Lead and Trash are built in and protected. */
 export const DEFAULT_STAGES: { name: string; isProtected: boolean }[] = [
@@ -17,6 +18,13 @@ export const DEFAULT_STAGES: { name: string; isProtected: boolean }[] = [
 ];
 
 export const STAGE_WEIGHT_STEP = 10;
+
+/**
+ * The appointment types and outcomes every new account starts with, ordered 10, 20, 30… like the
+ * stages; none is protected. Migration 0120 gave existing accounts the same lists.
+ */
+export const DEFAULT_APPOINTMENT_TYPES = ['Buyer Consultation', 'Listing Appointment', 'Showing', 'Closing', 'Other'];
+export const DEFAULT_APPOINTMENT_OUTCOMES = ['Met', 'No Show', 'Rescheduled', 'Canceled'];
 
 export type UserRole = UsersTable['role'];
 export const USER_ROLES: UserRole[] = ['Owner', 'Admin', 'Agent', 'Lender'];
@@ -84,6 +92,10 @@ export async function createAccount(
         })),
       )
       .execute();
+    const labels = (names: string[]) =>
+      names.map((name, index) => ({ account_id: account.id, name, order_weight: (index + 1) * STAGE_WEIGHT_STEP, created_at: stamp, updated_at: stamp }));
+    await trx.insertInto('appointment_types').values(labels(DEFAULT_APPOINTMENT_TYPES)).execute();
+    await trx.insertInto('appointment_outcomes').values(labels(DEFAULT_APPOINTMENT_OUTCOMES)).execute();
     const owner = await insertUser(trx, account.id, { name: input.ownerName, email: input.ownerEmail, role: 'Owner' }, now);
     return { account, ...owner };
   });

@@ -6,10 +6,12 @@ import type { Api } from '../http/route-types.js';
 import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
-import { Bool, IdParams, Nullable, responses, SystemField, toBool } from '../http/schemas.js';
+import { Bool, IdParams, MAX_ID, Nullable, responses, SystemField, toBool } from '../http/schemas.js';
 import { ListEnvelope, PageQuery, paginate, readPage } from '../http/pagination.js';
 import { touchLastActivity, visiblePersonIds } from '../people/people.access.js';
 import { emit } from '../webhooks/outbox.js';
+import { APPOINTMENT_OUTCOMES, APPOINTMENT_TYPES } from '../appointmentTypes/appointmentTypes.kinds.js';
+import { requireLabel } from '../appointmentTypes/appointmentTypes.repo.js';
 import type { EventName } from '../webhooks/event-names.js';
 import { isoSeconds } from '../time.js';
 import { allOptional, missing, requireAccountUser, requirePerson, timelineSort } from '../timeline/timeline.shared.js';
@@ -27,7 +29,7 @@ const InviteeIn = Type.Union([
 const InviteeOut = Type.Object({ userId: Type.Optional(Type.Integer()), personId: Type.Optional(Type.Integer()), email: Type.Optional(Type.String()), name: Type.String() });
 const Appointment = Type.Object({
   id: Type.Integer(), created: Type.String(), updated: Type.String(), title: Type.String(), start: Type.String(), end: Type.String(),
-  allDay: Type.Boolean(), description: Type.String(), location: Type.String(), typeId: Nullable(Type.Integer()), origin: Type.String(),
+  allDay: Type.Boolean(), description: Type.String(), location: Type.String(), typeId: Nullable(Type.Integer()), outcomeId: Nullable(Type.Integer()), origin: Type.String(),
   createdById: Nullable(Type.Integer()), invitees: Type.Array(InviteeOut),
 });
 const fields = {
@@ -37,7 +39,8 @@ const fields = {
   allDay: Bool(),
   description: Type.String({ maxLength: 20_000 }),
   location: Type.String({ maxLength: 1000 }),
-  typeId: Nullable(Type.Integer({ minimum: 1 })),
+  typeId: Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'An appointment type of the account (GET /v1/appointmentTypes); null clears it' })),
+  outcomeId: Nullable(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'An appointment outcome of the account (GET /v1/appointmentOutcomes); null clears it' })),
   invitees: Type.Array(InviteeIn, { maxItems: 100 }),
 };
 const CreateBody = Type.Object({ ...allOptional(fields), title: fields.title, start: fields.start, end: fields.end, ...SystemField }, { additionalProperties: false });
@@ -57,7 +60,7 @@ function timestamp(raw: string, field: string): string {
 export function presentAppointment(row: AppointmentRow, invitees: InviteeRow[]) {
   return {
     id: row.id, created: row.created_at, updated: row.updated_at, title: row.title, start: row.start_at, end: row.end_at,
-    allDay: row.all_day === 1, description: row.description, location: row.location, typeId: row.type_id, origin: row.origin,
+    allDay: row.all_day === 1, description: row.description, location: row.location, typeId: row.type_id, outcomeId: row.outcome_id, origin: row.origin,
     createdById: row.created_by_id,
     invitees: invitees.map((i) => ({
       ...(i.user_id !== null ? { userId: i.user_id } : {}), ...(i.person_id !== null ? { personId: i.person_id } : {}),
@@ -98,13 +101,18 @@ async function saveInvitees(trx: Trx, auth: AuthUser, appointmentId: number, inv
 
 export const appointmentsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
   const app = instance as unknown as Api;
-  const { db, config } = ctx;
+  const { db, config, dialect } = ctx;
   const find = (dbx: DbOrTrx, auth: AuthUser, id: number) => visibleAppointments(dbx, auth).where('appointments.id', '=', id).executeTakeFirst();
   const inviteesOf = (ids: number[]) => ids.length === 0 ? Promise.resolve([]) : db.selectFrom('appointment_invitees').selectAll().where('appointment_id', 'in', ids).orderBy('id').execute();
   const respond = async (auth: AuthUser, id: number) => presentAppointment((await find(db, auth, id))!, await inviteesOf([id]));
   /** Interface rule 4: events only for appointments created in Hearth. */
   const emitIfHearth = (trx: Trx, row: { origin: string; id: number }, accountId: number, event: EventName, now: number) =>
     row.origin === 'hearth' ? emit(trx, accountId, event, [row.id], undefined, now) : Promise.resolve();
+  /** typeId and outcomeId, when given, must name a type and an outcome of the caller's account. */
+  const checkLabels = async (trx: Trx, accountId: number, b: { typeId?: number | null; outcomeId?: number | null }) => {
+    if (b.typeId != null) await requireLabel(trx, dialect, APPOINTMENT_TYPES, accountId, b.typeId);
+    if (b.outcomeId != null) await requireLabel(trx, dialect, APPOINTMENT_OUTCOMES, accountId, b.outcomeId);
+  };
 
   app.get('/v1/appointments', {
     schema: { tags, summary: 'Appointments (filters personId, userId — invitees —, startAfter, startBefore)', querystring: ListQuery, response: responses({ 200: ListEnvelope('appointments', Appointment) }) },
@@ -142,9 +150,10 @@ export const appointmentsRoutes: FastifyPluginAsync<RouteOptions> = async (insta
     const now = ctx.clock.now();
     const at = isoSeconds(now);
     const id = await db.transaction().execute(async (trx) => {
+      await checkLabels(trx, auth.accountId, b);
       const row = await trx.insertInto('appointments').values({
         account_id: auth.accountId, title: b.title, start_at: start, end_at: end, all_day: toBool(b.allDay) ? 1 : 0, description: b.description ?? '',
-        location: b.location ?? '', type_id: b.typeId ?? null, origin: 'hearth', created_by_id: auth.userId, created_at: at, updated_at: at,
+        location: b.location ?? '', type_id: b.typeId ?? null, outcome_id: b.outcomeId ?? null, origin: 'hearth', created_by_id: auth.userId, created_at: at, updated_at: at,
       }).returning('id').executeTakeFirstOrThrow();
       for (const personId of await saveInvitees(trx, auth, row.id, b.invitees ?? [])) await touchLastActivity(trx, auth.accountId, personId, at);
       await emit(trx, auth.accountId, 'appointmentsCreated', [row.id], undefined, now);
@@ -165,10 +174,11 @@ export const appointmentsRoutes: FastifyPluginAsync<RouteOptions> = async (insta
       const start = b.start ? timestamp(b.start, 'start') : row.start_at;
       const end = b.end ? timestamp(b.end, 'end') : row.end_at;
       if (end < start) throw badRequest("'end' is before 'start'");
+      await checkLabels(trx, auth.accountId, b);
       await trx.updateTable('appointments').set({
         title: b.title ?? row.title, start_at: start, end_at: end, all_day: b.allDay === undefined ? row.all_day : toBool(b.allDay) ? 1 : 0,
         description: b.description ?? row.description, location: b.location ?? row.location,
-        type_id: b.typeId === undefined ? row.type_id : b.typeId, updated_at: at,
+        type_id: b.typeId === undefined ? row.type_id : b.typeId, outcome_id: b.outcomeId === undefined ? row.outcome_id : b.outcomeId, updated_at: at,
       }).where('account_id', '=', auth.accountId).where('id', '=', row.id).execute();
       if (b.invitees) for (const personId of await saveInvitees(trx, auth, row.id, b.invitees)) await touchLastActivity(trx, auth.accountId, personId, at);
       await emitIfHearth(trx, row, auth.accountId, 'appointmentsUpdated', now);

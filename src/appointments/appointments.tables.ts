@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Flag } from '../db/database.js';
 
 export interface AppointmentsTable {
@@ -10,7 +10,10 @@ export interface AppointmentsTable {
   all_day: Flag;
   description: string;
   location: string;
+  /** an appointment_types row of the account, or none */
   type_id: number | null;
+  /** an appointment_outcomes row of the account, or none (added after the table: optional on insert) */
+  outcome_id: ColumnType<number | null, number | null | undefined, number | null>;
   /**
    * 'hearth': created through this API (fires appointment* events). Anything else names a
    * calendar it was synced from; no sync exists yet, and synced appointments fire no events

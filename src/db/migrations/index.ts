@@ -10,6 +10,7 @@ import * as oauth from './0070_oauth.js';
 import * as emailMarketing from './0080_email_marketing.js';
 import * as smartLists from './0100_smart_lists.js';
 import * as usersByRole from './0110_users_by_role.js';
+import * as appointmentTypes from './0120_appointment_types.js';
 
 export interface HearthMigration {
   up(db: AnyDb, dialect: DialectName): Promise<void>;
@@ -31,4 +32,5 @@ export const migrations: Record<string, HearthMigration> = {
   '0080_email_marketing': emailMarketing,
   '0100_smart_lists': smartLists,
   '0110_users_by_role': usersByRole,
+  '0120_appointment_types': appointmentTypes,
 };
