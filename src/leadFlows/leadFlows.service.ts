@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { cleanSource } from '../people/people.service.js';
 import { nextInRotation } from '../groups/groups.repo.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { LeadFlowsTable } from './leadFlows.tables.js';
 import './leadFlows.tables.js';
 
@@ -12,10 +13,15 @@ export function sourceKey(source: string): string {
   return cleanSource(source).toLowerCase();
 }
 
+const flowBySource = reusableQuery((db, _shape, accountId: number, key: string) =>
+  db.selectFrom('lead_flows').selectAll().where('account_id', '=', accountId).where('source_key', '=', key),
+);
+
+/** Read on every lead: compiled once, and outside a transaction answered by SQLite's read connection. */
 export async function findLeadFlow(db: DbOrTrx, accountId: number, source: string): Promise<LeadFlowRow | undefined> {
   const key = sourceKey(source);
   if (!key) return undefined;
-  return db.selectFrom('lead_flows').selectAll().where('account_id', '=', accountId).where('source_key', '=', key).executeTakeFirst();
+  return flowBySource(db, 'flow', accountId, key);
 }
 
 export async function accountOwnerId(db: DbOrTrx, accountId: number): Promise<number | null> {
