@@ -74,6 +74,28 @@ describe('SQLite group commit', () => {
     assert.equal(seen, 1);
   });
 
+  it('a write with RETURNING outside a transaction is committed before its caller resumes', async () => {
+    const [, returned] = await Promise.all([
+      insert('beside-returning'),
+      sql<{ id: number; value: string }>`insert into items (value) values ('returning-write') returning id, value`.execute(opened.db).then((r) => {
+        return { row: r.rows[0], seen: visible('returning-write').n };
+      }),
+    ]);
+    assert.equal(returned.row.value, 'returning-write');
+    assert.equal(returned.seen, 1);
+  });
+
+  it('a read outside a transaction never sees changes that are not yet committed', async () => {
+    const pending = insert('not-yet');
+    // Runs while the insert above sits in an open group, waiting for its COMMIT.
+    const read = sql<{ n: number }>`select count(*) as n from items where value = 'not-yet'`.execute(opened.db).then((r) => ({
+      readSaw: r.rows[0].n,
+      committed: visible('not-yet').n,
+    }));
+    const [, outcome] = await Promise.all([pending, read]);
+    assert.ok(outcome.readSaw <= outcome.committed, `the read saw ${outcome.readSaw} row(s) while ${outcome.committed} were committed`);
+  });
+
   it('reads inside a transaction see its own writes; nothing leaks out of a rolled-back one', async () => {
     const inside = await opened.db.transaction().execute(async (trx) => {
       await sql`insert into items (value) values ('read-own')`.execute(trx);
@@ -89,6 +111,39 @@ describe('SQLite group commit', () => {
     );
     const { rows } = await sql<{ n: number }>`select count(*) as n from items where value = 'never'`.execute(opened.db);
     assert.equal(rows[0].n, 0);
+  });
+});
+
+describe('SQLite group commit: closing the database', () => {
+  it('commits the finished transactions of an open group and abandons one still in progress', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hearth-group-close-'));
+    const file = path.join(dir, 'close.db');
+    const opened = openDatabase(`sqlite:${file}`);
+    await sql`create table items (id integer primary key, value text not null)`.execute(opened.db);
+    const finished = opened.db.transaction().execute(async (trx) => {
+      await sql`insert into items (value) values ('finished')`.execute(trx);
+    });
+    let reachedMiddle: () => void = () => {};
+    const middle = new Promise<void>((resolve) => (reachedMiddle = resolve));
+    const halfDone = opened.db.transaction().execute(async (trx) => {
+      await sql`insert into items (value) values ('first half')`.execute(trx);
+      reachedMiddle();
+      await new Promise((r) => setTimeout(r, 50));
+      await sql`insert into items (value) values ('second half')`.execute(trx);
+    });
+    halfDone.catch(() => {});
+    await middle;
+    await opened.db.destroy();
+    await finished;
+    await assert.rejects(halfDone);
+    const check = new Database(file, { readonly: true });
+    try {
+      const values = (check.prepare('select value from items order by id').all() as { value: string }[]).map((r) => r.value);
+      assert.deepEqual(values, ['finished']);
+    } finally {
+      check.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -17,13 +17,17 @@ import {
  * - the first opens the real transaction (BEGIN IMMEDIATE); each runs inside its own SAVEPOINT, so
  *   one that fails is rolled back alone and the others are untouched;
  * - the group commits once the requests already received have had their turn (setImmediate), or
- *   at once when it is MAX_MEMBERS strong or MAX_OPEN_MS old. better-sqlite3 is synchronous, so a
- *   transaction never yields to another request half-way: without that deferral no group would
- *   ever hold more than one transaction;
- * - a transaction's caller resumes only once its group's COMMIT has succeeded, so an answer is
- *   never sent for a change that is not yet durable, and if that COMMIT fails every member fails.
+ *   when a transaction finishes and the group is MAX_MEMBERS strong or MAX_OPEN_MS old.
+ *   better-sqlite3 is synchronous, so a transaction never yields to another request half-way:
+ *   without that deferral no group would ever hold more than one transaction;
+ * - a transaction's caller resumes only once its group's COMMIT has succeeded (an answer is never
+ *   sent for an uncommitted change), and if that COMMIT fails every member fails;
+ * - a statement run outside a transaction first commits the open group, then runs on its own as
+ *   usual: nothing outside a transaction ever sees, or joins, changes that are not committed.
  *
- * Without concurrent writes a group is one transaction, committed one event-loop turn later.
+ * The rule this relies on (DESIGN.md: never wait on the network inside a transaction): a
+ * transaction's callback awaits only the database. A callback that waited for another request's
+ * transaction to return would wait for ever, since that one returns only when the group commits.
  */
 const MAX_MEMBERS = 100;
 const MAX_OPEN_MS = 25;
@@ -51,7 +55,7 @@ class GroupCommitDriver implements Driver {
   #held = false;
   #waiting: (() => void)[] = [];
   #group: Group | null = null;
-  /** whether the current holder of the connection put changes into the open group */
+  /** whether the current holder of the connection committed a transaction into the open group */
   #joined = false;
   /** inside a transaction's own savepoint */
   #inMember = false;
@@ -140,6 +144,13 @@ class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    // A transaction still in progress is abandoned, as closing the connection would: only finished
+    // ones are committed.
+    if (this.#inMember && this.sqlite.inTransaction) {
+      this.#run(`rollback to ${MEMBER}`);
+      this.#run(`release ${MEMBER}`);
+      this.#inMember = false;
+    }
     if (this.#group) this.#commitGroup(this.#group);
     this.statements.close();
   }
@@ -151,7 +162,11 @@ class GroupCommitDriver implements Driver {
       this.#run('commit');
       group.resolve();
     } catch (error) {
-      if (this.sqlite.inTransaction) this.sqlite.prepare('rollback').run();
+      try {
+        if (this.sqlite.inTransaction) this.sqlite.prepare('rollback').run();
+      } catch {
+        /* the group has failed either way; its members hear the COMMIT's error */
+      }
       group.reject(error);
     }
   }
@@ -168,12 +183,10 @@ class GroupCommitDriver implements Driver {
   }
 
   async #execute(query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (this.#group && !this.#inMember) this.#commitGroup(this.#group);
     const statement = this.statements.prepare(query.sql);
     try {
       if (statement.reader) return { rows: statement.all(query.parameters) as unknown[] };
-      // A change made outside a transaction while a group is open becomes part of the group, and
-      // is durable only when the group commits: its caller waits for that too.
-      if (this.#group && !this.#inMember) this.#joined = true;
       const { changes, lastInsertRowid } = statement.run(query.parameters);
       return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
     } catch (error) {
