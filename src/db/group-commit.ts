@@ -2,8 +2,10 @@ import type Database from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type QueryResult,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDatabase,
 } from 'kysely';
@@ -212,5 +214,22 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new GroupCommitDriver(this.sqlite, this.statements);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+/**
+ * SQLite does run DDL inside transactions; Kysely's adapter only says it does not, to be safe. Saying
+ * so makes the Migrator run every pending migration in one transaction, which here begins with
+ * BEGIN IMMEDIATE: it holds the write lock from reading which migrations ran to committing them, so
+ * two processes starting on one new file (an API and a worker, or the admin CLI) migrate one after
+ * the other instead of both creating the same tables.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
