@@ -129,6 +129,11 @@ describe('smart lists: saved people searches', () => {
       await refused({ name: 'x', filters: { sort: '-constructor' } }, /filters\.sort/);
       for (const filters of ['stage=Lead', 5, [], null, true]) await refused({ name: 'x', filters }, /filters/);
       await refused({ name: 'x', filters: { source: 'x'.repeat(20_000) } }, /filters.*too large/);
+      // JSON has no Infinity: stored, these would become null and the list could not be opened.
+      for (const huge of ['1e400', '-1e400', 'Infinity']) {
+        await refused({ name: 'x', filters: { priceBelow: huge } }, /filters\.priceBelow/);
+        await refused({ name: 'x', filters: { priceAbove: huge } }, /filters\.priceAbove/);
+      }
     });
 
     it('the list itself is checked too', async () => {

@@ -106,6 +106,10 @@ function toApiError(error: FastifyError): ApiError | null {
   }
   if (error instanceof SyntaxError) return badRequest(`Malformed JSON body: ${error.message}`);
   if (isUniqueViolation(error)) return conflict('A record with the same unique value already exists');
+  // PostgreSQL broke a deadlock or a serialization conflict by aborting this request's transaction:
+  // nothing of it was stored, and sending it again succeeds.
+  const code = (error as { code?: unknown }).code;
+  if (code === '40P01' || code === '40001') return conflict('The request collided with a concurrent change and was not applied; send it again');
   const dataProblem = dataExceptionMessage(error);
   if (dataProblem) return badRequest(dataProblem);
   if (isForeignKeyViolation(error)) return badRequest('A referenced record does not exist');

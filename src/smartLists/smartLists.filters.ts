@@ -31,6 +31,13 @@ export function filtersToStore(filters: Filters): string {
       throw badRequest(`'filters.${key}' must be a date or ISO 8601 timestamp`, [{ field: `filters.${key}`, message: 'must be a date or ISO 8601 timestamp' }]);
     }
   }
+  for (const key of ['priceAbove', 'priceBelow'] as const) {
+    const value = stored[key];
+    // JSON has no Infinity: "1e400" would be stored as null and the list could no longer be opened.
+    if (value !== undefined && !Number.isFinite(Number(value))) {
+      throw badRequest(`'filters.${key}' must be a finite number`, [{ field: `filters.${key}`, message: 'must be a finite number' }]);
+    }
+  }
   if (filters.sort) {
     try {
       peopleSort(filters.sort);

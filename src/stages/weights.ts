@@ -58,9 +58,12 @@ export function movedIds(before: Weighted[], after: Map<number, number>, except?
 /**
  * Serialises weight changes of one set of siblings across transactions on PostgreSQL, so that
  * concurrent creates never compute their weights from the same snapshot. SQLite runs one write
- * transaction at a time already (and has no FOR UPDATE).
+ * transaction at a time already (and has no FOR UPDATE). NO KEY UPDATE: these writers exclude each
+ * other, but inserts elsewhere whose foreign key names the account (an appointment, a person) take
+ * only a key-share lock on it and must not wait for them (with FOR UPDATE, an appointment naming a
+ * type being renamed deadlocked with the rename).
  */
 export async function lockRow(trx: Trx, dialect: DialectName, table: 'accounts' | 'pipelines', id: number): Promise<void> {
   if (dialect !== 'postgres') return;
-  await sql`select id from ${sql.table(table)} where id = ${id} for update`.execute(trx);
+  await sql`select id from ${sql.table(table)} where id = ${id} for no key update`.execute(trx);
 }
