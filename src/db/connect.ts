@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { GroupCommitSqliteDialect } from './group-commit.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
-import type { DB } from './database.js';
+import type { DB, DbOrTrx } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
@@ -21,7 +21,12 @@ export interface OpenedDatabase {
  * the API issues the same few hundred statements over and over. Statements are reusable in
  * better-sqlite3 (calls are synchronous), so keep the most recent ones.
  */
-function withStatementCache(sqlite: Database.Database, onClose: () => void, max = 1000): SqliteDatabase {
+interface StatementCache {
+  prepare(sql: string): Database.Statement;
+  close(): void;
+}
+
+function withStatementCache(sqlite: Database.Database, onClose: () => void, max = 1000): StatementCache {
   const cache = new Map<string, Database.Statement>();
   return {
     prepare(sql: string) {
@@ -55,32 +60,21 @@ export interface SyncReader {
 }
 const readers = new WeakMap<Kysely<DB>, SyncReader>();
 
-export function syncReaderOf(db: Kysely<DB>): SyncReader | undefined {
-  return readers.get(db);
+/** The read connection of a SQLite database; none inside a transaction, which must read its own writes. */
+export function syncReaderOf(db: DbOrTrx): SyncReader | undefined {
+  return db.isTransaction ? undefined : readers.get(db as Kysely<DB>);
 }
 
 function openReader(file: string): SyncReader & { close(): void } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = connection.prepare(sql);
-      if (statements.size >= 500) statements.delete(statements.keys().next().value as string);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const statements = withStatementCache(connection, () => {}, 500);
   const version = connection.prepare('pragma data_version').pluck();
   return {
-    get: (sql, parameters) => prepared(sql).get(...(parameters as unknown[])),
+    get: (sql, parameters) => statements.prepare(sql).get(...(parameters as unknown[])),
     dataVersion: () => version.get() as number,
-    close() {
-      statements.clear();
-      connection.close();
-    },
+    close: () => statements.close(),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Compilable } from 'kysely';
-import type { Db, DbOrTrx } from './database.js';
+import type { DbOrTrx } from './database.js';
 import { type SyncReader, syncReaderOf } from './connect.js';
 
 /**
@@ -17,7 +17,7 @@ interface Remembered {
 const rememberedBy = new WeakMap<SyncReader, Remembered>();
 
 export async function countRows(db: DbOrTrx, query: Compilable<{ total: number | string }>): Promise<number> {
-  const reader = db.isTransaction ? undefined : syncReaderOf(db as Db);
+  const reader = syncReaderOf(db);
   if (!reader) {
     const { rows } = await db.executeQuery(query.compile());
     return Number(rows[0]?.total ?? 0);

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import type { Db, DbOrTrx } from './database.js';
+import type { DbOrTrx } from './database.js';
 import { syncReaderOf } from './connect.js';
 
 const MARKER = '\u0000hearth-arg-';
@@ -31,7 +31,7 @@ export function reusableQuery<A extends (string | number)[], Row>(build: (db: Db
     }
     const parameters = entry.slots.map((slot, i) => (slot === -1 ? entry!.constants[i] : args[slot]));
     // Outside a transaction on SQLite: the read connection answers at once (see syncReaderOf).
-    const reader = db.isTransaction ? undefined : syncReaderOf(db as Db);
+    const reader = syncReaderOf(db);
     if (reader) return reader.get(entry.sql, parameters) as Row | undefined;
     const result = await db.executeQuery<Row>(CompiledQuery.raw(entry.sql, parameters));
     return result.rows[0];
