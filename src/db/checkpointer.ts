@@ -35,8 +35,8 @@ parentPort.on('message', () => {
 `;
 
 export interface Checkpointer {
-  /** the thread closes its connection and exits (a checkpoint under way finishes first) */
-  stop(): void;
+  /** the thread closes its connection and exits (a checkpoint under way finishes first); resolves when it has */
+  stop(): Promise<void>;
 }
 
 export function startCheckpointer(file: string, onError: (message: string) => void = () => {}): Checkpointer {
@@ -47,5 +47,17 @@ export function startCheckpointer(file: string, onError: (message: string) => vo
   // A server shutting down closes the database (and stops this); a short-lived process such as
   // the admin CLI must not be kept alive by it.
   worker.unref();
-  return { stop: () => worker.postMessage('stop') };
+  let running = true;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  void exited.then(() => (running = false));
+  return {
+    stop() {
+      if (running) {
+        // Waited for: keep the process alive until the thread has closed its connection.
+        worker.ref();
+        worker.postMessage('stop');
+      }
+      return exited;
+    },
+  };
 }

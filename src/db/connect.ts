@@ -23,10 +23,11 @@ export interface OpenedDatabase {
  */
 interface StatementCache {
   prepare(sql: string): Database.Statement;
-  close(): void;
+  /** resolves once everything the connection started in the background has stopped */
+  close(): Promise<void>;
 }
 
-function withStatementCache(sqlite: Database.Database, onClose: () => void, max = 1000): StatementCache {
+function withStatementCache(sqlite: Database.Database, onClose: () => Promise<void> | void, max = 1000): StatementCache {
   const cache = new Map<string, Database.Statement>();
   return {
     prepare(sql: string) {
@@ -38,10 +39,11 @@ function withStatementCache(sqlite: Database.Database, onClose: () => void, max 
       }
       return statement;
     },
-    close() {
-      onClose();
+    async close() {
+      const stopped = onClose();
       cache.clear();
       sqlite.close();
+      await stopped;
     },
   };
 }
@@ -65,7 +67,7 @@ export function syncReaderOf(db: DbOrTrx): SyncReader | undefined {
   return db.isTransaction ? undefined : readers.get(db as Kysely<DB>);
 }
 
-function openReader(file: string): SyncReader & { close(): void } {
+function openReader(file: string): SyncReader & { close(): Promise<void> } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
@@ -103,10 +105,11 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number; 
     const reader = file === ':memory:' ? null : openReader(file);
     const checkpointer = file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-    const onClose = () => {
+    // The checkpoint thread closes its connection last: closing returns only once the files are settled.
+    const onClose = async () => {
       clearInterval(optimizer);
-      reader?.close();
-      checkpointer?.stop();
+      await reader?.close();
+      await checkpointer?.stop();
     };
     const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)) });
     if (reader) readers.set(db, reader);

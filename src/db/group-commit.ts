@@ -154,7 +154,7 @@ class GroupCommitDriver implements Driver {
       this.#inMember = false;
     }
     if (this.#group) this.#commitGroup(this.#group);
-    this.statements.close();
+    await this.statements.close();
   }
 
   #commitGroup(group: Group): void {
