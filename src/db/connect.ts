@@ -7,6 +7,8 @@ import { GroupCommitSqliteDialect } from './group-commit.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import type { DB, DbOrTrx } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
+import { withStatementCache } from './statement-cache.js';
+import { dropStat4Samples } from './sqlite-replanning.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -14,38 +16,6 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 export interface OpenedDatabase {
   db: Kysely<DB>;
   dialect: DialectName;
-}
-
-/**
- * Kysely prepares every query anew; preparing costs more than running a simple indexed read, and
- * the API issues the same few hundred statements over and over. Statements are reusable in
- * better-sqlite3 (calls are synchronous), so keep the most recent ones.
- */
-interface StatementCache {
-  prepare(sql: string): Database.Statement;
-  /** resolves once everything the connection started in the background has stopped */
-  close(): Promise<void>;
-}
-
-function withStatementCache(sqlite: Database.Database, onClose: () => Promise<void> | void, max = 1000): StatementCache {
-  const cache = new Map<string, Database.Statement>();
-  return {
-    prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
-    async close() {
-      const stopped = onClose();
-      cache.clear();
-      sqlite.close();
-      await stopped;
-    },
-  };
 }
 
 /**
@@ -74,7 +44,7 @@ function openReader(file: string): SyncReader & { close(): Promise<void> } {
   const statements = withStatementCache(connection, () => {}, 500);
   const version = connection.prepare('pragma data_version').pluck();
   return {
-    get: (sql, parameters) => statements.prepare(sql).get(...(parameters as unknown[])),
+    get: (sql, parameters) => statements.prepare(sql).get(parameters),
     dataVersion: () => version.get() as number,
     close: () => statements.close(),
   };
@@ -93,9 +63,11 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number; 
     // Keep the query planner's statistics fresh (SQLite's advice: at open, then periodically);
     // without them a filter such as email= can scan a whole account instead of using its index.
     sqlite.pragma('optimize = 0x10002');
+    dropStat4Samples(sqlite);
     const optimizer = setInterval(() => {
       try {
         sqlite.pragma('optimize');
+        dropStat4Samples(sqlite);
       } catch {
         /* busy: the next round will do it */
       }

@@ -4,11 +4,13 @@ import {
   type DatabaseConnection,
   type DialectAdapter,
   type Driver,
+  type QueryCompiler,
   type QueryResult,
   SqliteAdapter,
   SqliteDialect,
-  type SqliteDatabase,
 } from 'kysely';
+import type { StatementCache } from './statement-cache.js';
+import { LiteralLimitSqliteQueryCompiler } from './sqlite-replanning.js';
 
 /**
  * SQLite group commit. SQLite has one writer, so Kysely already runs transactions one after the
@@ -66,7 +68,7 @@ class GroupCommitDriver implements Driver {
 
   constructor(
     private readonly sqlite: Database.Database,
-    private readonly statements: SqliteDatabase,
+    private readonly statements: StatementCache,
   ) {}
 
   async init(): Promise<void> {
@@ -203,13 +205,13 @@ class GroupCommitDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with group commit (see GroupCommitDriver). */
+/** Kysely's SQLite dialect with group commit (see GroupCommitDriver) and literal LIMITs (sqlite-replanning.ts). */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly sqlite: Database.Database,
-    private readonly statements: SqliteDatabase,
+    private readonly statements: StatementCache,
   ) {
-    super({ database: statements });
+    super({ database: sqlite });
   }
 
   override createDriver(): Driver {
@@ -218,6 +220,10 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
 
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new LiteralLimitSqliteQueryCompiler();
   }
 }
 
