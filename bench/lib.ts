@@ -58,6 +58,8 @@ export interface BenchHarness {
 }
 
 export const BENCH_DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Unmeasured seconds before each row: JIT and caches settle, so the first row is not the coldest. */
+export const BENCH_WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
 function basic(key: string): string {
   return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
@@ -181,6 +183,7 @@ export async function measure(options: MeasureOptions): Promise<BenchRow> {
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? BENCH_DURATION,
+    ...(BENCH_WARMUP > 0 ? { warmup: { connections: options.connections ?? 50, duration: BENCH_WARMUP } } : {}),
     tlsOptions: { rejectUnauthorized: false },
     requests: [
       {

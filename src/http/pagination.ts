@@ -206,6 +206,11 @@ export async function paginate<Row extends { id: number }>(
   return { rows, metadata };
 }
 
+/** A list envelope around items that are already JSON text (see people.document.ts). */
+export function envelopeJson(collection: string, metadata: Metadata, documents: string[]): string {
+  return `{"_metadata":${JSON.stringify(metadata)},${JSON.stringify(collection)}:[${documents.join(',')}]}`;
+}
+
 function nextLink(request: FastifyRequest, publicUrl: string, next: string): string {
   const url = new URL(request.url, 'http://placeholder');
   url.searchParams.delete('offset');

@@ -11,6 +11,8 @@ import type { PeopleListQuery } from './people.schemas.js';
 import { cleanSource } from './people.service.js';
 import { isoSeconds } from '../time.js';
 import { reusableQuery } from '../db/reusable-query.js';
+import type { DialectName } from '../db/dialect.js';
+import { personDocument } from './people.document.js';
 
 type ListQuery = Static<typeof PeopleListQuery>;
 
@@ -48,7 +50,7 @@ const trashStage = reusableQuery((db, _shape, accountId: number) =>
  * The filtered, visibility-checked people behind GET /v1/people. Filters touch only `people` and
  * indexed lookups, so counting the matches never pays for the joins that add display names.
  */
-export async function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQuery) {
+export async function buildPeopleListQuery(db: DbOrTrx, dialect: DialectName, auth: AuthUser, q: ListQuery) {
   const accountId = auth.accountId;
   let query = db.selectFrom('people').where('people.account_id', '=', accountId).where((eb) => canSeePerson(eb, auth));
   if (q.email) {
@@ -93,5 +95,10 @@ export async function buildPeopleListQuery(db: DbOrTrx, auth: AuthUser, q: ListQ
     const trash = await trashStage(db, 'trash', accountId);
     if (trash) query = query.where((eb) => eb.or([eb('people.stage_id', 'is', null), eb('people.stage_id', '!=', trash.id)]));
   }
-  return { filtered: query, rows: withDisplayNames(query) };
+  return {
+    filtered: query,
+    rows: withDisplayNames(query),
+    /** the standard fields already as JSON (people.document.ts): for pages without `fields` */
+    documents: query.select((eb) => [eb.ref('people.id').as('id'), personDocument(dialect).as('document')]),
+  };
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { Type } from '@sinclair/typebox';
 import { IdParams, responses, toBool } from '../http/schemas.js';
-import { ListEnvelope, paginate, readPage } from '../http/pagination.js';
+import { envelopeJson, ListEnvelope, paginate, readPage } from '../http/pagination.js';
 import { loadDefinitions } from '../customFields/customFields.values.js';
 import { isoSeconds } from '../time.js';
 import {
@@ -62,14 +62,13 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
 
   app.get('/v1/people', {
     schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
-  }, async (request) => {
-    const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
+  }, async (request, reply) => {
     // nextLink repeats the request's own query, smartListId included, so later pages apply the list again.
     const filters = await withSmartList(db, request.auth, request.query);
-    const list = await buildPeopleListQuery(db, request.auth, filters);
-    const page = await paginate<PersonRow>(request, {
+    const list = await buildPeopleListQuery(db, ctx.dialect, request.auth, filters);
+    const pageOf = <Row extends { id: number }>(query: typeof list.rows | typeof list.documents) => paginate<Row>(request, {
       collection: 'people',
-      query: list.rows,
+      query,
       countQuery: list.filtered,
       page: readPage(request.query),
       sort: peopleSort(filters.sort),
@@ -77,6 +76,12 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       publicUrl: config.publicUrl,
       db,
     });
+    if (!request.query.fields) {
+      const page = await pageOf<{ id: number; document: string }>(list.documents);
+      return reply.type('application/json; charset=utf-8').send(envelopeJson('people', page.metadata, page.rows.map((row) => row.document)));
+    }
+    const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
+    const page = await pageOf<PersonRow>(list.rows);
     return { _metadata: page.metadata, people: page.rows.map((row) => presentPerson(row, selection)) };
   });
 

@@ -1,0 +1,42 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { DialectName } from '../db/dialect.js';
+
+/**
+ * A person's standard fields as a JSON document written by the database: the SQL twin of
+ * `presentPerson(row)` without `fields`, for list pages. A 100-person page spent more time turning
+ * rows into JSON than finding them: 23 columns a row made into JS values (~3.3 µs), five JSON
+ * columns parsed (1.5 µs) only to be serialized again with the rest (1.5 µs). Here the stored
+ * JSON columns are copied into the document as they are (Hearth writes them, always as JSON
+ * arrays) and the scalars go through json_object / json_build_object, which escape them.
+ * test/people-document.test.ts holds both presenters to the same output, on SQLite and PostgreSQL.
+ */
+export function personDocument(dialect: DialectName): RawBuilder<string> {
+  const scalars = sql.join(
+    ([
+      ['created', sql`people.created_at`],
+      ['updated', sql`people.updated_at`],
+      ['createdVia', sql`people.created_via`],
+      ['lastActivity', sql`people.last_activity`],
+      ['name', sql`people.name`],
+      ['firstName', sql`people.first_name`],
+      ['lastName', sql`people.last_name`],
+      ['stage', sql`(select stages.name from stages where stages.id = people.stage_id)`],
+      ['stageId', sql`people.stage_id`],
+      ['source', sql`people.source`],
+      ['sourceUrl', sql`people.source_url`],
+      ['contacted', sql`people.contacted`],
+      ['price', sql`people.price`],
+      ['assignedTo', sql`(select assigned.name from users as assigned where assigned.id = people.assigned_user_id)`],
+      ['assignedUserId', sql`people.assigned_user_id`],
+      ['assignedLenderId', sql`people.assigned_lender_id`],
+      ['assignedLenderName', sql`(select lender.name from users as lender where lender.id = people.assigned_lender_id)`],
+      ['background', sql`people.background`],
+    ] as const).map(([key, value]) => sql`${sql.lit(key)}, ${value}`),
+  );
+  // `{"created":…}` minus its opening brace, after the id and the JSON columns.
+  const object = dialect === 'sqlite' ? sql`json_object(${scalars})` : sql`json_build_object(${scalars})::text`;
+  return sql<string>`'{"id":' || people.id
+    || ',"tags":' || people.tags || ',"emails":' || people.emails || ',"phones":' || people.phones
+    || ',"addresses":' || people.addresses || ',"collaborators":' || people.collaborators
+    || ',' || substr(${object}, 2)`;
+}
