@@ -113,6 +113,13 @@ describe('people: create, read, update, delete', () => {
     // replaced contacts no longer match
     assert.equal((await server.get(key, '/v1/people/checkDuplicate?email=a@example.com')).body.found, false);
     assert.equal((await server.get(key, '/v1/people/checkDuplicate?email=C@example.com')).body.personId, id);
+    // the lookup rows follow each change exactly: kept values are not duplicated, removed ones go
+    const lookupRows = async () => (await server.ctx.db.selectFrom('person_emails').select('email').where('person_id', '=', id).orderBy('email').execute()).map((r) => r.email);
+    assert.deepEqual(await lookupRows(), ['c@example.com']);
+    await server.put(key, `/v1/people/${id}`, { emails: ['C@example.com', 'D@example.com'] });
+    assert.deepEqual(await lookupRows(), ['c@example.com', 'd@example.com']);
+    await server.put(key, `/v1/people/${id}`, { emails: ['d@example.com'] });
+    assert.deepEqual(await lookupRows(), ['d@example.com']);
   });
 
   it('mergeTags=true adds to the tags instead of replacing them', async () => {

@@ -129,31 +129,34 @@ export async function findPersonInAccount(db: DbOrTrx, accountId: number, id: nu
 }
 
 /** Keeps the lookup tables (emails, phones, tags, collaborators) in step with a person's JSON columns. */
-async function syncLookups(trx: Trx, accountId: number, personId: number, state: PersonState, previous?: PersonState): Promise<void> {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const emails = [...new Set(state.emails.map((e) => e.value.toLowerCase()))];
-  const phones = [...new Set(state.phones.map((p) => p.normalized).filter(Boolean))];
-  const tags = [...new Set(state.tags.map((t) => t.toLowerCase()))];
-  const collaborators = [...new Set(state.collaborators.map((c) => c.id))];
-  const sync = async <T extends string | number>(
-    table: 'person_emails' | 'person_phones' | 'person_tags' | 'person_collaborators',
-    column: 'email' | 'normalized' | 'tag' | 'user_id',
-    values: T[],
-    unchanged: boolean,
-  ) => {
-    if (unchanged) return;
-    // A person just inserted (no previous state) has no lookup rows yet: nothing to delete.
-    if (previous) await trx.deleteFrom(table).where('person_id', '=', personId).execute();
-    if (values.length === 0) return;
-    await trx
-      .insertInto(table)
-      .values(values.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never))
-      .execute();
+/** The values a person's lookup tables (emails, phones, tags, collaborators) hold for a state. */
+function lookupValues(state: PersonState) {
+  return {
+    person_emails: [...new Set(state.emails.map((e) => e.value.toLowerCase()))],
+    person_phones: [...new Set(state.phones.map((p) => p.normalized).filter(Boolean))],
+    person_tags: [...new Set(state.tags.map((t) => t.toLowerCase()))],
+    person_collaborators: [...new Set(state.collaborators.map((c) => c.id))],
   };
-  await sync('person_emails', 'email', emails, !!previous && same(previous.emails, state.emails));
-  await sync('person_phones', 'normalized', phones, !!previous && same(previous.phones, state.phones));
-  await sync('person_tags', 'tag', tags, !!previous && same(previous.tags, state.tags));
-  await sync('person_collaborators', 'user_id', collaborators, !!previous && same(previous.collaborators, state.collaborators));
+}
+const LOOKUP_COLUMNS = { person_emails: 'email', person_phones: 'normalized', person_tags: 'tag', person_collaborators: 'user_id' } as const;
+
+/** Keeps the lookup tables in step with a person's JSON columns: adds what is new, removes what is gone. */
+async function syncLookups(trx: Trx, accountId: number, personId: number, state: PersonState, previous?: PersonState): Promise<void> {
+  const wanted = lookupValues(state);
+  const had = previous ? lookupValues(previous) : null;
+  for (const table of Object.keys(LOOKUP_COLUMNS) as (keyof typeof LOOKUP_COLUMNS)[]) {
+    const column = LOOKUP_COLUMNS[table];
+    const values: (string | number)[] = wanted[table];
+    const before = new Set<string | number>(had?.[table] ?? []);
+    const gone = [...before].filter((value) => !values.includes(value));
+    const added = values.filter((value) => !before.has(value));
+    if (gone.length) {
+      await trx.deleteFrom(table).where('account_id', '=', accountId).where('person_id', '=', personId).where(column, 'in', gone as never[]).execute();
+    }
+    if (added.length) {
+      await trx.insertInto(table).values(added.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never)).execute();
+    }
+  }
 }
 
 export async function insertPerson(
@@ -186,9 +189,12 @@ export async function updatePersonState(
   state: PersonState,
   at: string,
 ): Promise<void> {
+  // Only the columns that changed: SQLite rewrites the entries of every index on a column that is set.
+  const was: Record<string, unknown> = columnsFromState(previous);
+  const changed = Object.fromEntries(Object.entries(columnsFromState(state)).filter(([column, value]) => value !== was[column]));
   await trx
     .updateTable('people')
-    .set({ ...columnsFromState(state), updated_at: at })
+    .set({ ...changed, updated_at: at })
     .where('account_id', '=', accountId)
     .where('id', '=', personId)
     .execute();
