@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { reusableQuery } from '../src/db/reusable-query.js';
+import { insertRows, reusableQuery } from '../src/db/reusable-query.js';
 import { startServer, type TestServer } from './helpers.js';
 
 describe('reusableQuery: compiled once, filled with new values each call', () => {
@@ -32,5 +32,42 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     );
     assert.equal((await byRole(server.ctx.db, 'Owner', account.accountId))?.id, account.owner.id);
     assert.equal((await byRole(server.ctx.db, 'Agent', account.accountId))?.id, agent.id);
+  });
+
+  it('insertRows: each shape compiled once, every call storing its own values', async () => {
+    const account = await server.newAccount();
+    const { db } = server.ctx;
+    const row = (event: string, data: string | null) => ({
+      account_id: account.accountId, event, resource_ids: '[1]', data, created_at: '2026-01-01T00:00:00Z', dispatched_at: null,
+    });
+    const [first] = await insertRows(db, 'outbox', [row('peopleCreated', null)], { returning: 'id' });
+    const [second] = await insertRows(db, 'outbox', [row('peopleUpdated', '{"x":1}')], { returning: 'id' });
+    const both = await insertRows(db, 'outbox', [row('notesCreated', null), row('notesDeleted', '{}')], { returning: 'id' });
+    assert.equal(both.length, 2);
+    const stored = await db.selectFrom('outbox').select(['id', 'event', 'data']).where('account_id', '=', account.accountId).orderBy('id').execute();
+    assert.deepEqual(stored, [
+      { id: first.id, event: 'peopleCreated', data: null },
+      { id: second.id, event: 'peopleUpdated', data: '{"x":1}' },
+      { id: both[0].id, event: 'notesCreated', data: null },
+      { id: both[1].id, event: 'notesDeleted', data: '{}' },
+    ]);
+    // without RETURNING nothing comes back; a column left undefined is left out, as with Kysely
+    assert.deepEqual(await insertRows(db, 'outbox', [{ ...row('dealsCreated', null), data: undefined }]), []);
+    assert.equal((await db.selectFrom('outbox').select('data').where('event', '=', 'dealsCreated').where('account_id', '=', account.accountId).executeTakeFirst())?.data, null);
+    await assert.rejects(insertRows(db, 'outbox', [row('a', null), { ...row('b', null), data: undefined }]), /same columns/);
+  });
+
+  it('insertRows: ON CONFLICT DO NOTHING returns only the rows it inserted', async () => {
+    const account = await server.newAccount();
+    const at = '2026-01-01T00:00:00Z';
+    const [person] = await insertRows(server.ctx.db, 'people', [{
+      account_id: account.accountId, created_at: at, updated_at: at, created_via: 'API', name: 'Key', first_name: 'Key', last_name: '',
+      stage_id: null, source: '', source_url: '', background: '', contacted: 0,
+      emails: '[]', phones: '[]', addresses: '[]', tags: '[]', collaborators: '[]', custom: '{}',
+    }], { returning: 'id' });
+    const key = (value: string) => ({ account_id: account.accountId, person_id: person.id as number, kind: 'email' as const, value });
+    const options = { onConflictDoNothing: ['account_id', 'kind', 'value'], returning: 'value' };
+    assert.deepEqual(await insertRows(server.ctx.db, 'lead_identity_keys', [key('a@x.test'), key('b@x.test')], options), [{ value: 'a@x.test' }, { value: 'b@x.test' }]);
+    assert.deepEqual(await insertRows(server.ctx.db, 'lead_identity_keys', [key('b@x.test'), key('c@x.test')], options), [{ value: 'c@x.test' }]);
   });
 });

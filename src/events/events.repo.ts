@@ -1,3 +1,4 @@
+import { insertRows } from '../db/reusable-query.js';
 import type { Insertable } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import { type AuthUser, seesEveryone } from '../http/auth.js';
@@ -7,8 +8,8 @@ import type { LeadEventsTable } from './events.tables.js';
 import './events.tables.js';
 
 export async function insertEvent(trx: Trx, values: Insertable<LeadEventsTable>): Promise<number> {
-  const { id } = await trx.insertInto('lead_events').values(values).returning('id').executeTakeFirstOrThrow();
-  return id;
+  const [row] = await insertRows(trx, 'lead_events', [values], { returning: 'id' });
+  return row.id as number;
 }
 
 /** Events of the account that `auth` may see (Agents and Lenders: only those of their people). */
@@ -33,13 +34,12 @@ export class IdentityTakenError extends Error {
   }
 }
 
+const KEY_COLUMNS = ['account_id', 'kind', 'value'];
+const identityRows = (accountId: number, personId: number, keys: IdentityKey[]) =>
+  keys.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value }));
+
 async function insertKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<number> {
-  const inserted = await trx
-    .insertInto('lead_identity_keys')
-    .values(keys.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value })))
-    .onConflict((oc) => oc.columns(['account_id', 'kind', 'value']).doNothing())
-    .returning('value')
-    .execute();
+  const inserted = await insertRows(trx, 'lead_identity_keys', identityRows(accountId, personId, keys), { onConflictDoNothing: KEY_COLUMNS, returning: 'value' });
   return inserted.length;
 }
 
@@ -97,11 +97,7 @@ export async function claimIdentityKeys(trx: Trx, accountId: number, personId: n
 /** Records the keys of contacts a returning lead adds, without contesting keys held by someone else. */
 export async function addIdentityKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<void> {
   if (keys.length === 0) return;
-  await trx
-    .insertInto('lead_identity_keys')
-    .values(keys.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value })))
-    .onConflict((oc) => oc.columns(['account_id', 'kind', 'value']).doNothing())
-    .execute();
+  await insertRows(trx, 'lead_identity_keys', identityRows(accountId, personId, keys), { onConflictDoNothing: KEY_COLUMNS });
 }
 
 /** Errors after which the whole lead transaction is worth running again. */

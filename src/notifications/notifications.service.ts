@@ -1,3 +1,4 @@
+import { insertRows } from '../db/reusable-query.js';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { isoSeconds } from '../time.js';
@@ -44,14 +45,10 @@ export function describeLead(notice: LeadNotice, personUrl: string): { title: st
 export async function notifyAgent(trx: Trx, ctx: AppContext, notice: LeadNotice): Promise<number> {
   const at = ctx.clock.now();
   const { title, text } = describeLead(notice, `${ctx.config.publicUrl}/v1/people/${notice.personId}`);
-  const { id } = await trx
-    .insertInto('notifications')
-    .values({
-      account_id: notice.accountId, user_id: notice.userId, person_id: notice.personId, event_id: notice.eventId,
-      kind: notice.kind, title, message: notice.message, read_at: null, created_at: isoSeconds(at),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [{ id }] = (await insertRows(trx, 'notifications', [{
+    account_id: notice.accountId, user_id: notice.userId, person_id: notice.personId, event_id: notice.eventId,
+    kind: notice.kind, title, message: notice.message, read_at: null, created_at: isoSeconds(at),
+  }], { returning: 'id' })) as { id: number }[];
   if (ctx.config.smtpUrl) {
     const user = await trx.selectFrom('users').select('email').where('id', '=', notice.userId).executeTakeFirst();
     if (user?.email) {

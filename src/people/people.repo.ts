@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { canSeePerson } from './people.access.js';
-import { reusableQuery } from '../db/reusable-query.js';
+import { insertRows, reusableQuery } from '../db/reusable-query.js';
 import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
 
 /** The stored state of a person, in the shape the service reasons about. */
@@ -154,7 +154,7 @@ async function syncLookups(trx: Trx, accountId: number, personId: number, state:
       await trx.deleteFrom(table).where('account_id', '=', accountId).where('person_id', '=', personId).where(column, 'in', gone as never[]).execute();
     }
     if (added.length) {
-      await trx.insertInto(table).values(added.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never)).execute();
+      await insertRows(trx, table, added.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never));
     }
   }
 }
@@ -165,18 +165,14 @@ export async function insertPerson(
   state: PersonState,
   meta: { createdVia: string; at: string; lastActivity?: string | null },
 ): Promise<number> {
-  const { id } = await trx
-    .insertInto('people')
-    .values({
-      account_id: accountId,
-      created_at: meta.at,
-      updated_at: meta.at,
-      last_activity: meta.lastActivity ?? null,
-      created_via: meta.createdVia,
-      ...columnsFromState(state),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [{ id }] = (await insertRows(trx, 'people', [{
+    account_id: accountId,
+    created_at: meta.at,
+    updated_at: meta.at,
+    last_activity: meta.lastActivity ?? null,
+    created_via: meta.createdVia,
+    ...columnsFromState(state),
+  }], { returning: 'id' })) as { id: number }[];
   await syncLookups(trx, accountId, id, state);
   return id;
 }

@@ -1,6 +1,7 @@
 import type { Trx } from '../db/database.js';
 import type { EventName } from './event-names.js';
 import { isoSeconds } from '../time.js';
+import { insertRows } from '../db/reusable-query.js';
 
 /**
  * Records a change for webhook delivery. It takes a transaction so that the event row commits
@@ -15,15 +16,12 @@ export async function emit(
   now: number = Date.now(),
 ): Promise<void> {
   if (resourceIds.length === 0) return;
-  await trx
-    .insertInto('outbox')
-    .values({
-      account_id: accountId,
-      event,
-      resource_ids: JSON.stringify(resourceIds),
-      data: data === undefined ? null : JSON.stringify(data),
-      created_at: isoSeconds(now),
-      dispatched_at: null,
-    })
-    .execute();
+  await insertRows(trx, 'outbox', [{
+    account_id: accountId,
+    event,
+    resource_ids: JSON.stringify(resourceIds),
+    data: data === undefined ? null : JSON.stringify(data),
+    created_at: isoSeconds(now),
+    dispatched_at: null,
+  }]);
 }
