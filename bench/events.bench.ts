@@ -1,7 +1,7 @@
 // POST /v1/events over 100,000 people: half returning leads (an existing email), half new ones,
 // through the full path (dedup, event record, routing, notification, outbox); then
 // GET /v1/events?personId= for people who have events. Ratios are to GET /livez on the same server.
-import type { BenchHarness, BenchRow } from './lib.js';
+import { baselineRow, type BenchHarness, type BenchRow } from './lib.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 
@@ -10,7 +10,7 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
   try {
     const { url } = server;
     const headers = { authorization: server.authHeader, 'x-system': server.system.name, 'x-system-key': server.system.key };
-    const baseline = await h.measure({ name: 'events baseline: GET /livez', url, path: '/livez' });
+    const hello = { name: 'events baseline: GET /livez', url, path: '/livez' };
     let n = 0;
     const leadBody = () => {
       n += 1;
@@ -24,16 +24,16 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
         person: { firstName: 'Bench', lastName: `Lead ${n}`, emails: [{ value: address }], phones: [{ value: `(777) ${String(n).padStart(7, '0')}` }] },
       });
     };
-    // warm-up (JIT, statement cache)
-    await h.measure({ name: 'warm-up', url, path: '/v1/events', method: 'POST', headers, durationSeconds: 2, vary: () => ({ body: leadBody() }) });
-    const post = await h.measure({ name: 'POST /v1/events (50% new, 50% returning; 100k people)', url, path: '/v1/events', method: 'POST', headers, vary: () => ({ body: leadBody() }) });
+    const posted = await h.measureAgainst(hello, { name: 'POST /v1/events (50% new, 50% returning; 100k people)', url, path: '/v1/events', method: 'POST', headers, vary: () => ({ body: leadBody() }) });
+    const post = posted.row;
 
     const withEvents = (await server.ctx.db.selectFrom('lead_events').select('person_id').distinct().where('account_id', '=', server.accountId).limit(20_000).execute()).map((r) => r.person_id);
     const pick = () => withEvents[Math.floor(Math.random() * withEvents.length)];
-    const get = await h.measure({ name: 'GET /v1/events?personId=', url, path: `/v1/events?personId=${withEvents[0]}`, headers, vary: () => ({ path: `/v1/events?personId=${pick()}` }) });
+    const listed = await h.measureAgainst(hello, { name: 'GET /v1/events?personId=', url, path: `/v1/events?personId=${withEvents[0]}`, headers, vary: () => ({ path: `/v1/events?personId=${pick()}` }) });
+    const get = listed.row;
 
+    const baseline = baselineRow(hello.name, [...posted.baselines, ...listed.baselines]);
     const rows = [baseline, post, get];
-    for (const row of rows) row.ratio = row.rate / baseline.rate;
     post.note = [post.note, `target ≥20% of baseline, p99 < 50 ms`].filter(Boolean).join('; ');
     return rows;
   } finally {

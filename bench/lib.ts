@@ -48,11 +48,14 @@ export interface MeasureOptions {
   vary?: () => { path?: string; body?: string };
   connections?: number;
   durationSeconds?: number;
+  /** seconds of unmeasured load first (default BENCH_WARMUP) */
+  warmupSeconds?: number;
 }
 
 export interface BenchHarness {
   startServer(env?: Record<string, string>, options?: { people?: number }): Promise<BenchServer>;
   measure(options: MeasureOptions): Promise<BenchRow>;
+  measureAgainst(baseline: MeasureOptions, scenario: MeasureOptions): Promise<{ row: BenchRow; baselines: BenchRow[] }>;
   seedPeople(server: BenchServer, count: number): Promise<void>;
   durationSeconds: number;
 }
@@ -60,6 +63,8 @@ export interface BenchHarness {
 export const BENCH_DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Unmeasured seconds before each row: JIT and caches settle, so the first row is not the coldest. */
 export const BENCH_WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+/** Rounds a row's time is split into, each with a baseline burst just before it (see measureAgainst). */
+export const BENCH_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function basic(key: string): string {
   return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
@@ -183,7 +188,7 @@ export async function measure(options: MeasureOptions): Promise<BenchRow> {
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? BENCH_DURATION,
-    ...(BENCH_WARMUP > 0 ? { warmup: { connections: options.connections ?? 50, duration: BENCH_WARMUP } } : {}),
+    ...((options.warmupSeconds ?? BENCH_WARMUP) > 0 ? { warmup: { connections: options.connections ?? 50, duration: options.warmupSeconds ?? BENCH_WARMUP } } : {}),
     tlsOptions: { rejectUnauthorized: false },
     requests: [
       {
@@ -205,9 +210,51 @@ export async function measure(options: MeasureOptions): Promise<BenchRow> {
   };
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * This machine's speed drifts by 2x within minutes (shared cores), so a ratio between a baseline
+ * measured once and a row measured minutes later says more about the drift than about the route.
+ * Here the row's time is split into BENCH_ROUNDS rounds, each a baseline burst and then a scenario
+ * burst; the ratio is the median of the per-round ratios. Rate and p50 are medians over the rounds,
+ * p99 the worst round's.
+ */
+export async function measureAgainst(baseline: MeasureOptions, scenario: MeasureOptions): Promise<{ row: BenchRow; baselines: BenchRow[] }> {
+  const burst = Math.max(2, Math.round((scenario.durationSeconds ?? BENCH_DURATION) / BENCH_ROUNDS));
+  const baselines: BenchRow[] = [];
+  const bursts: BenchRow[] = [];
+  for (let round = 0; round < BENCH_ROUNDS; round++) {
+    const warmupSeconds = round === 0 ? undefined : 0;
+    baselines.push(await measure({ ...baseline, durationSeconds: burst, warmupSeconds }));
+    bursts.push(await measure({ ...scenario, durationSeconds: burst, warmupSeconds }));
+  }
+  const notes = bursts.map((b) => b.note).filter(Boolean);
+  return {
+    baselines,
+    row: {
+      name: scenario.name,
+      rate: median(bursts.map((b) => b.rate)),
+      p50: median(bursts.map((b) => b.p50)),
+      p99: Math.max(...bursts.map((b) => b.p99)),
+      ratio: median(bursts.map((b, i) => b.rate / baselines[i].rate)),
+      note: notes.length ? notes.join('; ') : undefined,
+    },
+  };
+}
+
+/** The baseline row of a table: the median of the bursts measured beside the rows. */
+export function baselineRow(name: string, bursts: BenchRow[]): BenchRow {
+  return { name, rate: median(bursts.map((b) => b.rate)), p50: median(bursts.map((b) => b.p50)), p99: Math.max(...bursts.map((b) => b.p99)), ratio: 1 };
+}
+
 export const harness: BenchHarness = {
   startServer: startBenchServer,
   measure,
+  measureAgainst,
   seedPeople,
   durationSeconds: BENCH_DURATION,
 };
