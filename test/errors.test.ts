@@ -72,6 +72,13 @@ describe('errors and input handling', () => {
       assert.ok(Array.isArray(res.body.errors));
     });
 
+    it('a value matching none of the accepted forms gets one message listing them', async () => {
+      const res = await server.post(key, '/v1/people', { firstName: 'A', contacted: 'maybe' });
+      assertError(res, 400);
+      assert.deepEqual(res.body.errors, [{ field: 'contacted', message: `Field 'contacted' must be one of: a boolean, 0, 1, "0", "1", "true", "false"` }]);
+      assert.equal(res.body.errorMessage, res.body.errors[0].message);
+    });
+
     it('refuses an invalid email and phone naming the field', async () => {
       const email = await server.post(key, '/v1/people', { emails: ['not-an-email'] });
       assertError(email, 400, /not a valid email/);

@@ -28,6 +28,7 @@ export const conflict = (message: string) => new ApiError(409, 'CONFLICT', messa
 
 interface AjvError {
   instancePath?: string;
+  schemaPath?: string;
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
@@ -59,11 +60,32 @@ function describe(error: AjvError, field: string): string {
   }
 }
 
+/** What one failed branch of an anyOf accepts: `a boolean`, `1`, `"true"`… */
+function alternative(error: AjvError): string[] {
+  if (error.keyword === 'type') return [String(error.params.type).split(',').map((t) => `a${/^[aeiou]/.test(t) ? 'n' : ''} ${t}`).join(' or ')];
+  if (error.keyword === 'const') return [JSON.stringify(error.params.allowedValue)];
+  if (error.keyword === 'enum') return (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+  return [];
+}
+
 export function validationError(error: FastifyError): ApiError {
-  const errors = (error.validation as AjvError[]).map((e) => {
-    const field = fieldName(e, error.validationContext);
-    return { field, message: describe(e, field) };
-  });
+  const failed = (error.validation as AjvError[]).map((e) => ({ error: e, field: fieldName(e, error.validationContext) }));
+  // A field matching none of several forms (anyOf) fails each branch too: one message lists the forms.
+  const unions = new Set(failed.filter((f) => f.error.keyword === 'anyOf').map((f) => f.field));
+  const errors: { field: string; message: string }[] = [];
+  for (const { error: e, field } of failed) {
+    if (!unions.has(field)) {
+      errors.push({ field, message: describe(e, field) });
+      continue;
+    }
+    if (errors.some((x) => x.field === field)) continue;
+    const branches = failed.filter((f) => f.field === field).map((f) => f.error);
+    // A literal's branch fails both its type and its value: the value says it.
+    const branchOf = (e: AjvError) => (e.schemaPath ?? '').replace(/\/[^/]*$/, '');
+    const literal = new Set(branches.filter((e) => e.keyword === 'const' || e.keyword === 'enum').map(branchOf));
+    const forms = branches.filter((e) => !(e.keyword === 'type' && literal.has(branchOf(e)))).flatMap(alternative);
+    errors.push({ field, message: forms.length ? `Field '${field}' must be one of: ${[...new Set(forms)].join(', ')}` : `Field '${field}' is invalid` });
+  }
   const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
   const message = errors.map((e) => e.message).join('; ');
   return new ApiError(400, 'VALIDATION_FAILED', where === 'body' || !where ? message : `Invalid ${where}: ${message}`, errors);
