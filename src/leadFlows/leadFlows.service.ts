@@ -24,9 +24,12 @@ export async function findLeadFlow(db: DbOrTrx, accountId: number, source: strin
   return flowBySource(db, 'flow', accountId, key);
 }
 
+const firstOwner = reusableQuery((db, _shape, accountId: number) =>
+  db.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', 'Owner').orderBy('id').limit(1),
+);
+
 export async function accountOwnerId(db: DbOrTrx, accountId: number): Promise<number | null> {
-  const owner = await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', 'Owner').orderBy('id').limit(1).executeTakeFirst();
-  return owner?.id ?? null;
+  return (await firstOwner(db, 'owner', accountId))?.id ?? null;
 }
 
 /**

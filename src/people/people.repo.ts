@@ -210,30 +210,24 @@ export async function findMatchingPerson(
 ): Promise<{ personId: number; matchedBy: 'email' | 'phone' } | null> {
   const lowered = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
   if (lowered.length) {
-    const hit = await db
-      .selectFrom('person_emails')
-      .select('person_id')
-      .where('account_id', '=', accountId)
-      .where('email', 'in', lowered)
-      .orderBy('person_id')
-      .limit(1)
-      .executeTakeFirst();
+    const hit = await personByEmail(db, String(lowered.length), accountId, ...lowered);
     if (hit) return { personId: hit.person_id, matchedBy: 'email' };
   }
   const digits = phones.map(normalizePhone).filter(Boolean);
   if (digits.length) {
-    const hit = await db
-      .selectFrom('person_phones')
-      .select('person_id')
-      .where('account_id', '=', accountId)
-      .where('normalized', 'in', digits)
-      .orderBy('person_id')
-      .limit(1)
-      .executeTakeFirst();
+    const hit = await personByPhone(db, String(digits.length), accountId, ...digits);
     if (hit) return { personId: hit.person_id, matchedBy: 'phone' };
   }
   return null;
 }
+
+// Run for every lead; one compiled form per number of emails (phones) matched.
+const personByEmail = reusableQuery((db, _count, accountId: number, ...emails: string[]) =>
+  db.selectFrom('person_emails').select('person_id').where('account_id', '=', accountId).where('email', 'in', emails).orderBy('person_id').limit(1),
+);
+const personByPhone = reusableQuery((db, _count, accountId: number, ...digits: string[]) =>
+  db.selectFrom('person_phones').select('person_id').where('account_id', '=', accountId).where('normalized', 'in', digits).orderBy('person_id').limit(1),
+);
 
 /**
  * Digits only, so "(555) 010-2030" and "555.010.2030" match; a North American number written with
