@@ -4,8 +4,8 @@ import { type TestAccount, type TestServer, startServer } from './helpers.js';
 import { STANDARD_FIELDS } from '../src/people/people.presenter.js';
 
 /**
- * GET /v1/people without `fields` takes each person's JSON from the database (people.document.ts);
- * with `fields` (and GET /v1/people/:id) presentPerson builds it. Both must say the same thing.
+ * GET /v1/people and GET /v1/people/:id without `fields` take each person's JSON from the database
+ * (people.document.ts); with `fields` presentPerson builds it. Both must say the same thing.
  */
 describe('GET /v1/people: the database-written documents match presentPerson', () => {
   let server: TestServer;
@@ -54,7 +54,9 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     for (const person of fromDatabase.body.people) {
       assert.deepEqual(Object.keys(person).sort(), [...STANDARD_FIELDS].sort());
       const single = await server.get(key, `/v1/people/${person.id}`);
-      assert.deepEqual(person, single.body);
+      assert.deepEqual(single.body, person);
+      const singlePresented = await server.get(key, `/v1/people/${person.id}?fields=${STANDARD_FIELDS.join(',')}`);
+      assert.deepEqual(single.body, singlePresented.body);
     }
     const rich = fromDatabase.body.people.find((p: { id: number }) => p.id === ids[0]);
     assert.equal(rich.price, 451234.75);

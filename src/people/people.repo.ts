@@ -3,6 +3,8 @@ import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { canSeePerson } from './people.access.js';
 import { insertRows, reusableQuery } from '../db/reusable-query.js';
+import type { DialectName } from '../db/dialect.js';
+import { personDocument } from './people.document.js';
 import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
 
 /** The stored state of a person, in the shape the service reasons about. */
@@ -106,6 +108,21 @@ const visiblePersonById = reusableQuery((db, role, accountId: number, userId: nu
 
 export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PersonRow | undefined> {
   return (await visiblePersonById(db, auth.role, auth.accountId, auth.userId, id)) as PersonRow | undefined;
+}
+
+const visibleDocumentById = reusableQuery((db, shape, accountId: number, userId: number, id: number) => {
+  const [role, dialect] = shape.split(':') as [AuthUser['role'], DialectName];
+  return db
+    .selectFrom('people')
+    .select(personDocument(dialect).as('document'))
+    .where('people.account_id', '=', accountId)
+    .where('people.id', '=', id)
+    .where((eb) => canSeePerson(eb, { accountId, userId, role, name: '', email: '' }));
+});
+
+/** A person the caller may see, as the JSON document of its standard fields (people.document.ts). */
+export async function findVisiblePersonDocument(db: DbOrTrx, dialect: DialectName, auth: AuthUser, id: number): Promise<string | undefined> {
+  return (await visibleDocumentById(db, `${auth.role}:${dialect}`, auth.accountId, auth.userId, id))?.document;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
   PersonUpdateQuery,
 } from './people.schemas.js';
 import { type FieldSelection, type PersonRow, presentPerson, STANDARD_FIELDS } from './people.presenter.js';
-import { findMatchingPerson, findPersonInAccount, findVisiblePerson, lockPerson, stateFromRow } from './people.repo.js';
+import { findMatchingPerson, findPersonInAccount, findVisiblePerson, findVisiblePersonDocument, lockPerson, stateFromRow } from './people.repo.js';
 import {
   applyPersonInput,
   createPerson,
@@ -101,7 +101,12 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
 
   app.get('/v1/people/:id', {
     schema: { tags, summary: 'Get a person', params: IdParams, querystring: PersonGetQuery, response: responses({ 200: Person }) },
-  }, async (request) => {
+  }, async (request, reply) => {
+    if (!request.query.fields) {
+      const document = await findVisiblePersonDocument(db, ctx.dialect, request.auth, request.params.id);
+      if (document === undefined) throw notFound(`Person ${request.params.id}`);
+      return reply.type('application/json; charset=utf-8').send(document);
+    }
     const row = await loadVisible(ctx, request, request.params.id);
     return presentPerson(row, await fieldSelection(ctx, request.auth.accountId, request.query.fields));
   });
