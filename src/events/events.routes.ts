@@ -6,8 +6,7 @@ import { badRequest } from '../http/errors.js';
 import { responses } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
 import { assertPersonVisible } from '../people/people.access.js';
-import { findVisiblePerson } from '../people/people.repo.js';
-import { presentPerson } from '../people/people.presenter.js';
+import { findPersonDocument } from '../people/people.repo.js';
 import { Person } from '../people/people.schemas.js';
 import { EventBody, EventsListQuery, LeadEvent, PersonEventsQuery, PersonIdParams } from './events.schemas.js';
 import { type LeadEventRow, presentEvent } from './events.presenter.js';
@@ -41,9 +40,10 @@ export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     if (!request.body) throw badRequest('Request body is empty; send a lead event as a JSON object');
     const outcome = await ingestEvent(ctx, request.auth, request.body, request.system.name);
     if (outcome.status === 204) return reply.code(204).send(null);
-    const row = await findVisiblePerson(db, request.auth, outcome.personId);
+    const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, outcome.personId, request.auth);
     // A lead matched to a person the caller may not see is still recorded; only the id is returned.
-    return reply.code(outcome.status).send(row ? presentPerson(row) : { id: outcome.personId });
+    if (document === undefined) return reply.code(outcome.status).send({ id: outcome.personId });
+    return reply.code(outcome.status).type('application/json; charset=utf-8').send(document);
   });
 
   app.get('/v1/events', {

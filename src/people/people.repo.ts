@@ -110,19 +110,15 @@ export async function findVisiblePerson(db: DbOrTrx, auth: AuthUser, id: number)
   return (await visiblePersonById(db, auth.role, auth.accountId, auth.userId, id)) as PersonRow | undefined;
 }
 
-const visibleDocumentById = reusableQuery((db, shape, accountId: number, userId: number, id: number) => {
-  const [role, dialect] = shape.split(':') as [AuthUser['role'], DialectName];
-  return db
-    .selectFrom('people')
-    .select(personDocument(dialect).as('document'))
-    .where('people.account_id', '=', accountId)
-    .where('people.id', '=', id)
-    .where((eb) => canSeePerson(eb, { accountId, userId, role, name: '', email: '' }));
+const documentById = reusableQuery((db, shape, accountId: number, userId: number, id: number) => {
+  const [dialect, role] = shape.split(':') as [DialectName, AuthUser['role'] | ''];
+  const query = db.selectFrom('people').select(personDocument(dialect).as('document')).where('people.account_id', '=', accountId).where('people.id', '=', id);
+  return role ? query.where((eb) => canSeePerson(eb, { accountId, userId, role, name: '', email: '' })) : query;
 });
 
-/** A person the caller may see, as the JSON document of its standard fields (people.document.ts). */
-export async function findVisiblePersonDocument(db: DbOrTrx, dialect: DialectName, auth: AuthUser, id: number): Promise<string | undefined> {
-  return (await visibleDocumentById(db, `${auth.role}:${dialect}`, auth.accountId, auth.userId, id))?.document;
+/** A person's standard fields as JSON (people.document.ts); with `visibleTo`, only if that user may see them. */
+export async function findPersonDocument(db: DbOrTrx, dialect: DialectName, accountId: number, id: number, visibleTo?: AuthUser): Promise<string | undefined> {
+  return (await documentById(db, `${dialect}:${visibleTo?.role ?? ''}`, accountId, visibleTo?.userId ?? 0, id))?.document;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
 import type { AppContext } from '../context.js';
@@ -19,7 +19,7 @@ import {
   PersonUpdateQuery,
 } from './people.schemas.js';
 import { type FieldSelection, type PersonRow, presentPerson, STANDARD_FIELDS } from './people.presenter.js';
-import { findMatchingPerson, findPersonInAccount, findVisiblePerson, findVisiblePersonDocument, lockPerson, stateFromRow } from './people.repo.js';
+import { findMatchingPerson, findPersonInAccount, findPersonDocument, findVisiblePerson, lockPerson, stateFromRow } from './people.repo.js';
 import {
   applyPersonInput,
   createPerson,
@@ -33,6 +33,7 @@ import { buildPeopleListQuery, peopleSort } from './people.list.js';
 import { withSmartList } from '../smartLists/smartLists.filters.js';
 
 const tags = ['people'];
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Reads `fields`: absent → the standard fields; `allFields` → those plus custom fields; a list → just those. */
 async function fieldSelection(ctx: AppContext, accountId: number, fields: string | undefined): Promise<FieldSelection> {
@@ -57,8 +58,12 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
   const app = instance as unknown as Api;
   const { db, config } = ctx;
   const now = () => isoSeconds(ctx.clock.now());
-  const respondWith = async (request: FastifyRequest, id: number, fields?: string) =>
-    presentPerson((await findPersonInAccount(db, request.auth.accountId, id))!, await fieldSelection(ctx, request.auth.accountId, fields));
+  /** The person just written, as GET would show them (the caller's transaction has committed). */
+  const respondWith = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
+    const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, id);
+    if (document === undefined) throw notFound(`Person ${id}`); // deleted by another request meanwhile
+    return reply.type(JSON_TYPE).send(document);
+  };
 
   app.get('/v1/people', {
     schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
@@ -78,7 +83,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     });
     if (!request.query.fields) {
       const page = await pageOf<{ id: number; document: string }>(list.documents);
-      return reply.type('application/json; charset=utf-8').send(envelopeJson('people', page.metadata, page.rows.map((row) => row.document)));
+      return reply.type(JSON_TYPE).send(envelopeJson('people', page.metadata, page.rows.map((row) => row.document)));
     }
     const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
     const page = await pageOf<PersonRow>(list.rows);
@@ -103,9 +108,9 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     schema: { tags, summary: 'Get a person', params: IdParams, querystring: PersonGetQuery, response: responses({ 200: Person }) },
   }, async (request, reply) => {
     if (!request.query.fields) {
-      const document = await findVisiblePersonDocument(db, ctx.dialect, request.auth, request.params.id);
+      const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, request.params.id, request.auth);
       if (document === undefined) throw notFound(`Person ${request.params.id}`);
-      return reply.type('application/json; charset=utf-8').send(document);
+      return reply.type(JSON_TYPE).send(document);
     }
     const row = await loadVisible(ctx, request, request.params.id);
     return presentPerson(row, await fieldSelection(ctx, request.auth.accountId, request.query.fields));
@@ -137,7 +142,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       }
       return { id: await createPerson(trx, accountId, incoming, { createdVia: 'API', at }), created: true };
     });
-    return reply.code(result.created ? 201 : 200).send(await respondWith(request, result.id));
+    return respondWith(request, reply.code(result.created ? 201 : 200), result.id);
   });
 
   app.put('/v1/people/:id', {
@@ -149,7 +154,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       body: PersonBody,
       response: responses({ 200: Person }),
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const accountId = request.auth.accountId;
     const id = request.params.id;
     await db.transaction().execute(async (trx) => {
@@ -160,7 +165,7 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       const after = await applyPersonInput(trx, accountId, before, request.body ?? {}, { mergeTags: toBool(request.query.mergeTags) });
       await savePerson(trx, accountId, id, before, after, now());
     });
-    return respondWith(request, id);
+    return respondWith(request, reply, id);
   });
 
   app.delete('/v1/people/:id', {
