@@ -113,12 +113,13 @@ export async function startBenchServer(env: Record<string, string> = {}, options
     process.stderr.write(`seeding ${options.people} people…\n`);
     await seedPeople({ ctx, accountId: created.account.id }, options.people);
   }
-  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process.
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process;
+  // with BENCH_SERVER_STDOUT=1 its stdout is shown (e.g. for --trace-gc).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The compiled server, as `npm start` runs it (`npm run bench` builds first).
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server.js')], {
     env: { ...process.env, ...fullEnv },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `https://127.0.0.1:${port}`;
   await waitForHealth(url, child);
