@@ -4,6 +4,13 @@ import { syncReaderOf } from './connect.js';
 
 const MARKER = '\u0000hearth-arg-';
 
+/** Shapes vary with input (one per number of emails or rows): keep the most recent ones. */
+const MAX_SHAPES = 500;
+function remember<V>(shapes: Map<string, V>, key: string, value: V): void {
+  if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
+  shapes.set(key, value);
+}
+
 interface Compiled {
   sql: string;
   /** per SQL parameter: the index of the argument that fills it, or -1 for a constant */
@@ -27,7 +34,7 @@ export function reusableQuery<A extends (string | number)[], Row>(build: (db: Db
       const query = build(db, shape, ...markers).compile();
       const slots = query.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARKER) ? Number(p.slice(MARKER.length)) : -1));
       entry = { sql: query.sql, slots, constants: query.parameters };
-      compiled.set(key, entry);
+      remember(compiled, key, entry);
     }
     const parameters = entry.slots.map((slot, i) => (slot === -1 ? entry!.constants[i] : args[slot]));
     // Outside a transaction on SQLite: the read connection answers at once (see syncReaderOf).
@@ -92,7 +99,7 @@ export async function insertRows<T extends keyof DB & string>(
       return Number(p.slice(MARKER.length));
     });
     entry = { sql: compiled.sql, slots };
-    compiledInserts.set(key, entry);
+    remember(compiledInserts, key, entry);
   }
   const parameters = entry.slots.map((slot) => values[slot]);
   const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(entry.sql, parameters));
