@@ -22,7 +22,7 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     const people = [
       {
         firstName: 'Zoë', lastName: 'Ünïcødé 😀', stage: 'Prospect', source: 'www.zillow.com', sourceUrl: 'https://zillow.com/a?b=1&c="2"',
-        price: 451234.75, contacted: true, background: 'Line one\nline two\t"quoted" \\ back\u0001slash </script>',
+        price: 451234.75, contacted: true, background: 'Line one\nline two\t"quoted" \\ back\u0001slash </script> {ends in braces}}',
         emails: [{ value: 'Zoe@Example.com', type: 'work' }, 'second@example.com'],
         phones: [{ value: '+1 (555) 010-1000', type: 'mobile', isPrimary: true }],
         addresses: [{ street: '1 "Main" St', city: 'Springfield', state: 'IL', code: '62701', country: 'US', type: 'home' }],
@@ -52,7 +52,7 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     assert.deepEqual(fromDatabase.body, presented.body);
     assert.deepEqual(fromDatabase.body.people.map((p: { id: number }) => p.id), [...ids].reverse());
     for (const person of fromDatabase.body.people) {
-      assert.deepEqual(Object.keys(person).sort(), [...STANDARD_FIELDS].sort());
+      assert.deepEqual(Object.keys(person), [...STANDARD_FIELDS]);
       const single = await server.get(key, `/v1/people/${person.id}`);
       assert.deepEqual(single.body, person);
       const singlePresented = await server.get(key, `/v1/people/${person.id}?fields=${STANDARD_FIELDS.join(',')}`);

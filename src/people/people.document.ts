@@ -13,6 +13,7 @@ import type { DialectName } from '../db/dialect.js';
 export function personDocument(dialect: DialectName): RawBuilder<string> {
   const scalars = sql.join(
     ([
+      ['id', sql`people.id`],
       ['created', sql`people.created_at`],
       ['updated', sql`people.updated_at`],
       ['createdVia', sql`people.created_via`],
@@ -33,10 +34,10 @@ export function personDocument(dialect: DialectName): RawBuilder<string> {
       ['background', sql`people.background`],
     ] as const).map(([key, value]) => sql`${sql.lit(key)}, ${value}`),
   );
-  // `{"created":…}` minus its opening brace, after the id and the JSON columns.
+  // The scalars' object without its closing brace (no scalar's JSON ends in one outside quotes),
+  // then the JSON columns: the key order of presentPerson.
   const object = dialect === 'sqlite' ? sql`json_object(${scalars})` : sql`json_build_object(${scalars})::text`;
-  return sql<string>`'{"id":' || people.id
+  return sql<string>`rtrim(${object}, '}')
     || ',"tags":' || people.tags || ',"emails":' || people.emails || ',"phones":' || people.phones
-    || ',"addresses":' || people.addresses || ',"collaborators":' || people.collaborators
-    || ',' || substr(${object}, 2)`;
+    || ',"addresses":' || people.addresses || ',"collaborators":' || people.collaborators || '}'`;
 }
