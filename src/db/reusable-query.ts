@@ -78,8 +78,12 @@ export async function insertRows<T extends keyof DB & string>(
   for (const row of rows as readonly Record<string, unknown>[]) {
     let defined = 0;
     for (const column in row) if (row[column] !== undefined) defined += 1;
-    for (const column of columns) values.push(row[column]);
-    if (defined !== columns.length || values.includes(undefined)) throw new Error(`insertRows(${table}): every row must give the same columns`);
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined) defined = -1;
+      values.push(value);
+    }
+    if (defined !== columns.length) throw new Error(`insertRows(${table}): every row must give the same columns`);
   }
   const key = `${db.getExecutor().adapter.constructor.name}|${table}|${columns.join(',')}|${rows.length}|${options.returning ?? ''}|${options.onConflictDoNothing?.join(',') ?? ''}`;
   let entry = compiledInserts.get(key);
