@@ -1,5 +1,5 @@
+import { containsText } from '../db/text-match.js';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
@@ -34,10 +34,7 @@ export const actionPlansRoutes: FastifyPluginAsync<RouteOptions> = async (instan
     const accountId = request.auth.accountId;
     let query = plansQuery(db, accountId);
     if (q.status) query = query.where('status', '=', q.status);
-    if (q.name) {
-      const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
-    }
+    if (q.name) query = query.where(containsText('name', q.name));
     const page = await paginate<ActionPlanRow>(request, {
       collection: 'actionPlans',
       query,

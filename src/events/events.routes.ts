@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
 import { badRequest } from '../http/errors.js';
-import { responses } from '../http/schemas.js';
+import { JSON_TYPE, responses } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
 import { assertPersonVisible } from '../people/people.access.js';
 import { findPersonDocument } from '../people/people.repo.js';
@@ -43,7 +43,7 @@ export const eventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, outcome.personId, request.auth);
     // A lead matched to a person the caller may not see is still recorded; only the id is returned.
     if (document === undefined) return reply.code(outcome.status).send({ id: outcome.personId });
-    return reply.code(outcome.status).type('application/json; charset=utf-8').send(document);
+    return reply.code(outcome.status).type(JSON_TYPE).send(document);
   });
 
   app.get('/v1/events', {

@@ -18,7 +18,7 @@ function parseJson(text: string): unknown {
  * PostgreSQL cannot store U+0000 in text and SQLite would; refusing it here gives one answer on
  * both databases.
  */
-function containsNul(value: unknown): boolean {
+export function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\0');
   if (Array.isArray(value)) return value.some(containsNul);
   if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
+import { JSON_TYPE } from './schemas.js';
 
 export interface FieldError {
   field: string;
@@ -145,7 +146,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   const body: Record<string, unknown> = { errorMessage: error.message, errorCode: error.code };
   if (error.errors?.length) body.errors = error.errors;
-  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+  return reply.code(error.status).type(JSON_TYPE).send(body);
 }
 
 /**

@@ -1,5 +1,8 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
+/** The content type of JSON sent as text that is already serialized. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 export const ErrorResponse = Type.Object(
   {
     errorMessage: Type.String(),

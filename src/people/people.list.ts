@@ -1,5 +1,5 @@
+import { containsText } from '../db/text-match.js';
 import type { Static } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
@@ -37,10 +37,6 @@ function timestamp(raw: string, field: string): string {
   return isoSeconds(ms);
 }
 
-/** LIKE pattern for a case-insensitive substring match, with the input's wildcards escaped. */
-function contains(value: string): string {
-  return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 const trashStage = reusableQuery((db, _shape, accountId: number) =>
   db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Trash'),
@@ -72,7 +68,7 @@ export async function buildPeopleListQuery(db: DbOrTrx, dialect: DialectName, au
   if (q.source) query = query.where('people.source', '=', cleanSource(q.source));
   for (const [param, column] of [['name', 'people.name'], ['firstName', 'people.first_name'], ['lastName', 'people.last_name']] as const) {
     const value = q[param];
-    if (value) query = query.where(sql`lower(${sql.ref(column)})`, 'like', sql`${contains(value)} escape '\\'`);
+    if (value) query = query.where(containsText(column, value));
   }
   if (q.assignedTo) query = query.where('people.assigned_user_id', 'in', db.selectFrom('users').select('id').where('account_id', '=', accountId).where('name', '=', q.assignedTo));
   if (q.assignedUserId !== undefined) query = query.where('people.assigned_user_id', '=', q.assignedUserId);

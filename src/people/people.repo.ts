@@ -89,6 +89,7 @@ export function peopleQuery(db: DbOrTrx, accountId: number) {
  * Adds the stage and user names the API shows beside the ids to a filtered people query. Scalar
  * subqueries, not joins: each is one primary-key lookup, where SQLite plans a LEFT JOIN on a small
  * users table as a scan per person (a GET by id took 44 µs in SQLite with the joins, 12 µs without).
+ * people.document.ts writes the same three names into the JSON documents.
  */
 export function withDisplayNames<QB extends SelectQueryBuilder<DB, 'people', object>>(query: QB) {
   return (query as SelectQueryBuilder<DB, 'people', object>)

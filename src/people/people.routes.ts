@@ -4,7 +4,7 @@ import type { Api } from '../http/route-types.js';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { Type } from '@sinclair/typebox';
-import { IdParams, responses, toBool } from '../http/schemas.js';
+import { IdParams, JSON_TYPE, responses, toBool } from '../http/schemas.js';
 import { envelopeJson, ListEnvelope, paginate, readPage } from '../http/pagination.js';
 import { loadDefinitions } from '../customFields/customFields.values.js';
 import { isoSeconds } from '../time.js';
@@ -33,7 +33,6 @@ import { buildPeopleListQuery, peopleSort } from './people.list.js';
 import { withSmartList } from '../smartLists/smartLists.filters.js';
 
 const tags = ['people'];
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Reads `fields`: absent → the standard fields; `allFields` → those plus custom fields; a list → just those. */
 async function fieldSelection(ctx: AppContext, accountId: number, fields: string | undefined): Promise<FieldSelection> {

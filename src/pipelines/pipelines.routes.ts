@@ -1,6 +1,6 @@
+import { containsText } from '../db/text-match.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { sql } from 'kysely';
 import type { RouteOptions } from '../routes.js';
 import type { Api } from '../http/route-types.js';
 import { requireRole } from '../http/auth.js';
@@ -32,10 +32,7 @@ export const pipelinesRoutes: FastifyPluginAsync<RouteOptions> = async (instance
     const q = request.query;
     const accountId = request.auth.accountId;
     let query = pipelinesQuery(db, accountId);
-    if (q.name) {
-      const pattern = `%${q.name.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query = query.where(sql`lower(pipelines.name)`, 'like', sql`${pattern} escape '\\'`);
-    }
+    if (q.name) query = query.where(containsText('pipelines.name', q.name));
     const page = await paginate<PipelineRow>(request, {
       collection: 'pipelines',
       query,

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { SmartListsTable } from './smartLists.tables.js';
@@ -25,10 +25,4 @@ export async function findVisibleSmartList(db: DbOrTrx, auth: AuthUser, id: numb
 /** May this user change or delete the list? Its owner, and the account's Owner and Admins. */
 export function canEditSmartList(auth: AuthUser, row: SmartListRow): boolean {
   return seesEveryone(auth) || row.user_id === auth.userId;
-}
-
-/** LIKE pattern for a case-insensitive substring match, with the input's wildcards escaped. */
-export function nameContains(value: string) {
-  const pattern = `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(name) like ${pattern} escape '\\'`;
 }

@@ -9,7 +9,9 @@ import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.j
 import type { DbOrTrx } from '../db/database.js';
 import { isoSeconds } from '../time.js';
 import { SmartList, SmartListCreateBody, SmartListListQuery, SmartListUpdateBody } from './smartLists.schemas.js';
-import { canEditSmartList, findVisibleSmartList, nameContains, type SmartListRow, visibleSmartLists } from './smartLists.repo.js';
+import { canEditSmartList, findVisibleSmartList, type SmartListRow, visibleSmartLists } from './smartLists.repo.js';
+import { containsText } from '../db/text-match.js';
+import { containsNul } from '../http/body.js';
 import { presentSmartList } from './smartLists.presenter.js';
 import { filtersToStore } from './smartLists.filters.js';
 
@@ -38,13 +40,6 @@ async function filtersFromText(request: FastifyRequest): Promise<void> {
   if (containsNul(body.filters)) throw badRequest("'filters' must not contain NUL (\\u0000) characters");
 }
 
-/** PostgreSQL cannot store U+0000, SQLite could: refused here as the body parser refuses it in JSON bodies. */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0');
-  if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => key.includes('\0') || containsNul(item));
-  return false;
-}
-
 /** A name is shown in every agent's list of lists: one made of spaces only is refused. */
 function listName(name: string): string {
   const trimmed = name.trim();
@@ -63,7 +58,7 @@ export const smartListsRoutes: FastifyPluginAsync<RouteOptions> = async (instanc
   }, async (request) => {
     const q = request.query;
     let query = visibleSmartLists(db, request.auth);
-    if (q.name) query = query.where(nameContains(q.name));
+    if (q.name) query = query.where(containsText('name', q.name));
     if (q.userId !== undefined) query = query.where('user_id', '=', q.userId);
     if (q.isShared !== undefined) query = query.where('is_shared', '=', toBool(q.isShared) ? 1 : 0);
     const page = await paginate<SmartListRow>(request, {

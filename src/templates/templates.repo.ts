@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { type AuthUser, seesEveryone } from '../http/auth.js';
 import type { TemplatesTable } from './templates.tables.js';
@@ -40,10 +40,4 @@ export async function plansUsingTemplate(db: DbOrTrx, accountId: number, templat
     .orderBy('p.name')
     .execute();
   return rows.map((r) => r.name);
-}
-
-/** LIKE pattern for a case-insensitive substring match, with the input's wildcards escaped. */
-export function nameContains(value: string) {
-  const pattern = `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`lower(name) like ${pattern} escape '\\'`;
 }

@@ -9,7 +9,8 @@ import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.j
 import { assertPersonVisible } from '../people/people.access.js';
 import { isoSeconds } from '../time.js';
 import { Template, TemplateCreateBody, TemplateGetQuery, TemplateListQuery, TemplateUpdateBody } from './templates.schemas.js';
-import { canEditTemplate, findVisibleTemplate, nameContains, plansUsingTemplate, type TemplateRow, visibleTemplates } from './templates.repo.js';
+import { canEditTemplate, findVisibleTemplate, plansUsingTemplate, type TemplateRow, visibleTemplates } from './templates.repo.js';
+import { containsText } from '../db/text-match.js';
 import { presentTemplate } from './templates.presenter.js';
 import { loadMergeData } from './merge-data.js';
 import { renderMergeFields } from './merge-fields.js';
@@ -36,7 +37,7 @@ export const templatesRoutes: FastifyPluginAsync<RouteOptions> = async (instance
   }, async (request) => {
     const q = request.query;
     let query = visibleTemplates(db, request.auth);
-    if (q.name) query = query.where(nameContains(q.name));
+    if (q.name) query = query.where(containsText('name', q.name));
     if (q.isShared !== undefined) query = query.where('is_shared', '=', toBool(q.isShared) ? 1 : 0);
     const page = await paginate<TemplateRow>(request, {
       collection: 'templates',
