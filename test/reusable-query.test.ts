@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { insertRows, reusableQuery } from '../src/db/reusable-query.js';
+import { insertRows, reusableQuery, reusableWrite } from '../src/db/reusable-query.js';
 import { startServer, type TestServer } from './helpers.js';
 
 describe('reusableQuery: compiled once, filled with new values each call', () => {
@@ -32,6 +32,22 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     );
     assert.equal((await byRole(server.ctx.db, 'Owner', account.accountId))?.id, account.owner.id);
     assert.equal((await byRole(server.ctx.db, 'Agent', account.accountId))?.id, agent.id);
+  });
+
+  it('reusableWrite: changes only the rows its values name, and reports how many, per shape', async () => {
+    const account = await server.newAccount();
+    const other = await server.newAccount();
+    const { db } = server.ctx;
+    const rename = reusableWrite((db, column, accountId: number, id: number, value: string | null) =>
+      db.updateTable('users').set({ [column]: value } as never).where('account_id', '=', accountId).where('id', '=', id),
+    );
+    assert.equal(await rename(db, 'name', account.accountId, account.owner.id, 'Renamed Owner'), 1);
+    // Another account's id: nothing changes, though the compiled form is the same.
+    assert.equal(await rename(db, 'name', account.accountId, other.owner.id, 'Intruder'), 0);
+    assert.equal(await rename(db, 'phone', account.accountId, account.owner.id, '555 0101'), 1);
+    const users = await db.selectFrom('users').select(['id', 'name', 'phone']).where('id', 'in', [account.owner.id, other.owner.id]).orderBy('id').execute();
+    assert.deepEqual(users.map((u) => [u.name, u.phone]), [['Renamed Owner', '555 0101'], [other.owner.name, users[1].phone]]);
+    assert.notEqual(users[1].name, 'Intruder');
   });
 
   it('insertRows: each shape compiled once, every call storing its own values', async () => {

@@ -18,15 +18,12 @@ interface Compiled {
   constants: readonly unknown[];
 }
 
-/**
- * Kysely builds and compiles a query on every call; for the hottest reads (the key lookup of every
- * request, a person by id) that costs more than SQLite's own work. This compiles each query shape
- * once per dialect and reuses its SQL with the new values. `build` must use its arguments only as
- * values, never to choose the query's shape: a shape that varies goes in `shape`.
- */
-export function reusableQuery<A extends (string | number)[], Row>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<Row>) {
+type Argument = string | number | null;
+
+/** Compiles each shape of a query once per dialect; returns it filled with the call's values. */
+function compiledOnce<A extends Argument[]>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>) {
   const compiled = new Map<string, Compiled>();
-  return async (db: DbOrTrx, shape: string, ...args: A): Promise<Row | undefined> => {
+  return (db: DbOrTrx, shape: string, args: A): { sql: string; parameters: unknown[] } => {
     const key = `${db.getExecutor().adapter.constructor.name}:${shape}`;
     let entry = compiled.get(key);
     if (!entry) {
@@ -36,12 +33,40 @@ export function reusableQuery<A extends (string | number)[], Row>(build: (db: Db
       entry = { sql: query.sql, slots, constants: query.parameters };
       remember(compiled, key, entry);
     }
-    const parameters = entry.slots.map((slot, i) => (slot === -1 ? entry!.constants[i] : args[slot]));
+    const { sql, slots, constants } = entry;
+    return { sql, parameters: slots.map((slot, i) => (slot === -1 ? constants[i] : args[slot])) };
+  };
+}
+
+/**
+ * Kysely builds and compiles a query on every call; for the hottest reads (the key lookup of every
+ * request, a person by id) that costs more than SQLite's own work. This compiles each query shape
+ * once per dialect and reuses its SQL with the new values. `build` must use its arguments only as
+ * values, never to choose the query's shape: a shape that varies goes in `shape`.
+ */
+export function reusableQuery<A extends Argument[], Row>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<Row>) {
+  const fill = compiledOnce(build);
+  return async (db: DbOrTrx, shape: string, ...args: A): Promise<Row | undefined> => {
+    const { sql, parameters } = fill(db, shape, args);
     // Outside a transaction on SQLite: the read connection answers at once (see syncReaderOf).
     const reader = syncReaderOf(db);
-    if (reader) return reader.get(entry.sql, parameters) as Row | undefined;
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(entry.sql, parameters));
+    if (reader) return reader.get(sql, parameters) as Row | undefined;
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters));
     return result.rows[0];
+  };
+}
+
+/**
+ * The same for the updates and deletes of the hottest writes (a lead event's person update, its
+ * lastActivity, lookup-row deletes): compiled once per shape, run on `db` (usually a transaction).
+ * Resolves to the number of rows changed.
+ */
+export function reusableWrite<A extends Argument[]>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>) {
+  const fill = compiledOnce(build);
+  return async (db: DbOrTrx, shape: string, ...args: A): Promise<number> => {
+    const { sql, parameters } = fill(db, shape, args);
+    const result = await db.executeQuery(CompiledQuery.raw(sql, parameters));
+    return Number(result.numAffectedRows ?? 0);
   };
 }
 

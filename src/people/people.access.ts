@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, sql, type SqlBool } from 'kyse
 import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import { type AuthUser, seesEveryone } from '../http/auth.js';
 import { notFound } from '../http/errors.js';
+import { reusableWrite } from '../db/reusable-query.js';
 
 /**
  * Who may see a person: Owner and Admin every person of their account; an Agent the people
@@ -40,11 +41,14 @@ export async function assertPersonVisible(db: DbOrTrx, auth: AuthUser, personId:
 
 /** Marks an interaction on a person's timeline. */
 export async function touchLastActivity(trx: Trx, accountId: number, personId: number, at: string): Promise<void> {
-  await trx
+  await lastActivityUpdate(trx, 'touch', at, accountId, personId);
+}
+
+const lastActivityUpdate = reusableWrite((db, _shape, at: string, accountId: number, personId: number) =>
+  db
     .updateTable('people')
     .set({ last_activity: at })
     .where('account_id', '=', accountId)
     .where('id', '=', personId)
-    .where((eb) => eb.or([eb('last_activity', 'is', null), eb('last_activity', '<', at)]))
-    .execute();
-}
+    .where((eb) => eb.or([eb('last_activity', 'is', null), eb('last_activity', '<', at)])),
+);

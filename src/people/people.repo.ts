@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DB, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { canSeePerson } from './people.access.js';
-import { insertRows, reusableQuery } from '../db/reusable-query.js';
+import { insertRows, reusableQuery, reusableWrite } from '../db/reusable-query.js';
 import type { DialectName } from '../db/dialect.js';
 import { personDocument } from './people.document.js';
 import type { PersonRow, StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
@@ -164,14 +164,18 @@ async function syncLookups(trx: Trx, accountId: number, personId: number, state:
     const before = new Set<string | number>(had?.[table] ?? []);
     const gone = [...before].filter((value) => !values.includes(value));
     const added = values.filter((value) => !before.has(value));
-    if (gone.length) {
-      await trx.deleteFrom(table).where('account_id', '=', accountId).where('person_id', '=', personId).where(column, 'in', gone as never[]).execute();
-    }
+    if (gone.length) await deleteLookupRows(trx, `${table}:${gone.length}`, accountId, personId, ...gone);
     if (added.length) {
       await insertRows(trx, table, added.map((value) => ({ account_id: accountId, person_id: personId, [column]: value }) as never));
     }
   }
 }
+
+// One compiled form per lookup table and number of values removed.
+const deleteLookupRows = reusableWrite((db, shape, accountId: number, personId: number, ...gone: (string | number)[]) => {
+  const table = shape.split(':')[0] as keyof typeof LOOKUP_COLUMNS;
+  return db.deleteFrom(table).where('account_id', '=', accountId).where('person_id', '=', personId).where(LOOKUP_COLUMNS[table], 'in', gone as never[]);
+});
 
 export async function insertPerson(
   trx: Trx,
@@ -191,6 +195,13 @@ export async function insertPerson(
   return id;
 }
 
+/** One compiled form per set of changed columns (`shape`, comma-separated), values in that order. */
+const updatePersonColumns = reusableWrite((db, shape, accountId: number, personId: number, at: string, ...values: (string | number | null)[]) => {
+  const columns = shape ? shape.split(',') : [];
+  const set = Object.fromEntries(columns.map((column, i) => [column, values[i]]));
+  return db.updateTable('people').set({ ...set, updated_at: at }).where('account_id', '=', accountId).where('id', '=', personId);
+});
+
 export async function updatePersonState(
   trx: Trx,
   accountId: number,
@@ -201,13 +212,8 @@ export async function updatePersonState(
 ): Promise<void> {
   // Only the columns that changed: SQLite rewrites the entries of every index on a column that is set.
   const was: Record<string, unknown> = columnsFromState(previous);
-  const changed = Object.fromEntries(Object.entries(columnsFromState(state)).filter(([column, value]) => value !== was[column]));
-  await trx
-    .updateTable('people')
-    .set({ ...changed, updated_at: at })
-    .where('account_id', '=', accountId)
-    .where('id', '=', personId)
-    .execute();
+  const changed = Object.entries(columnsFromState(state)).filter(([column, value]) => value !== was[column]);
+  await updatePersonColumns(trx, changed.map(([column]) => column).join(','), accountId, personId, at, ...changed.map(([, value]) => value));
   await syncLookups(trx, accountId, personId, state, previous);
 }
 

@@ -5,6 +5,7 @@ import { badRequest, forbidden } from '../http/errors.js';
 import { toBool } from '../http/schemas.js';
 import { applyCustomValues, hasCustomKeys, loadDefinitions } from '../customFields/customFields.values.js';
 import { emit } from '../webhooks/outbox.js';
+import { reusableQuery } from '../db/reusable-query.js';
 import type { PersonBody } from './people.schemas.js';
 import type { StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
 import {
@@ -108,9 +109,10 @@ async function stageInAccount(db: DbOrTrx, accountId: number, by: { id?: number;
   return stage.id;
 }
 
+const leadStage = reusableQuery((db, _shape, accountId: number) => db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Lead'));
+
 export async function defaultStageId(db: DbOrTrx, accountId: number): Promise<number | null> {
-  const lead = await db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Lead').executeTakeFirst();
-  return lead?.id ?? null;
+  return (await leadStage(db, 'lead', accountId))?.id ?? null;
 }
 
 /**
