@@ -72,7 +72,7 @@ function basic(key: string): string {
   return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   let exited = false;
   child.once('exit', () => (exited = true));

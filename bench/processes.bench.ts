@@ -5,23 +5,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type MeasureOptions, median } from './lib.js';
+import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type MeasureOptions, median, waitForHealth } from './lib.js';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/server.js');
-
-async function waitUntilUp(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('second API process did not become healthy');
-}
 
 export default async function (h: BenchHarness): Promise<BenchRow[]> {
   const server = await h.startServer({}, { people: PEOPLE });
@@ -32,7 +19,7 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
   });
   try {
     const secondUrl = `https://127.0.0.1:${port}`;
-    await waitUntilUp(secondUrl);
+    await waitForHealth(secondUrl, second);
     const headers = { authorization: server.authHeader, 'x-system': server.system.name, 'x-system-key': server.system.key };
     let n = 0;
     const lead = () => {
