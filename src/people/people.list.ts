@@ -8,9 +8,8 @@ import { MAX_ID, toBool } from '../http/schemas.js';
 import { canSeePerson } from './people.access.js';
 import { normalizePhone, withDisplayNames } from './people.repo.js';
 import type { PeopleListQuery } from './people.schemas.js';
-import { cleanSource } from './people.service.js';
+import { cleanSource, stageIdNamed } from './people.service.js';
 import { isoSeconds } from '../time.js';
-import { reusableQuery } from '../db/reusable-query.js';
 import type { DialectName } from '../db/dialect.js';
 import { personDocument } from './people.document.js';
 
@@ -37,10 +36,6 @@ function timestamp(raw: string, field: string): string {
   return isoSeconds(ms);
 }
 
-
-const trashStage = reusableQuery((db, _shape, accountId: number) =>
-  db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Trash'),
-);
 
 /**
  * The filtered, visibility-checked people behind GET /v1/people. Filters touch only `people` and
@@ -88,8 +83,8 @@ export async function buildPeopleListQuery(db: DbOrTrx, dialect: DialectName, au
   // (a webhook's uri is `/v1/people?id=…`, and a person moved to Trash must still be fetchable there).
   const includeTrash = toBool(q.includeTrash) ?? Boolean(q.stage || q.stageId !== undefined || q.id);
   if (!includeTrash) {
-    const trash = await trashStage(db, 'trash', accountId);
-    if (trash) query = query.where((eb) => eb.or([eb('people.stage_id', 'is', null), eb('people.stage_id', '!=', trash.id)]));
+    const trashId = await stageIdNamed(db, accountId, 'Trash');
+    if (trashId !== null) query = query.where((eb) => eb.or([eb('people.stage_id', 'is', null), eb('people.stage_id', '!=', trashId)]));
   }
   return {
     filtered: query,

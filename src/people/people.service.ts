@@ -109,10 +109,17 @@ async function stageInAccount(db: DbOrTrx, accountId: number, by: { id?: number;
   return stage.id;
 }
 
-const leadStage = reusableQuery((db, _shape, accountId: number) => db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', 'Lead'));
+const stageNamed = reusableQuery((db, _shape, accountId: number, name: string) =>
+  db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', name),
+);
+
+/** The id of the account's stage of that name (Lead, Trash…), or null. */
+export async function stageIdNamed(db: DbOrTrx, accountId: number, name: string): Promise<number | null> {
+  return (await stageNamed(db, 'stage', accountId, name))?.id ?? null;
+}
 
 export async function defaultStageId(db: DbOrTrx, accountId: number): Promise<number | null> {
-  return (await leadStage(db, 'lead', accountId))?.id ?? null;
+  return stageIdNamed(db, accountId, 'Lead');
 }
 
 /**
