@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,10 @@ export interface BenchRow {
   worstP99?: number;
   /** rate as a share of the baseline row measured in the same run */
   ratio?: number;
+  /** server CPU time (user + system) per completed request, in µs */
+  cpuUs?: number;
+  /** cpuUs as a multiple of the hello-world baseline's */
+  cpuRatio?: number;
   note?: string;
 }
 
@@ -36,6 +40,8 @@ export interface BenchServer {
   ctx: AppContext;
   dataDir: string;
   authHeader: string;
+  /** the server process, for its CPU time and memory (/proc/<pid>) */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -55,9 +61,12 @@ export interface MeasureOptions {
 }
 
 export interface BenchHarness {
-  startServer(env?: Record<string, string>, options?: { people?: number }): Promise<BenchServer>;
+  startServer(env?: Record<string, string>, options?: StartOptions): Promise<BenchServer>;
   measure(options: MeasureOptions): Promise<BenchRow>;
-  measureAgainst(baseline: MeasureOptions, scenario: MeasureOptions): Promise<{ row: BenchRow; baselines: BenchRow[] }>;
+  measureAgainst(
+    baseline: MeasureOptions,
+    scenario: MeasureOptions,
+  ): Promise<{ row: BenchRow; baselines: BenchRow[] }>;
   seedPeople(server: BenchServer, count: number): Promise<void>;
   durationSeconds: number;
 }
@@ -68,12 +77,30 @@ export const BENCH_WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 /** Rounds a row's time is split into, each with a baseline burst just before it (see measureAgainst). */
 export const BENCH_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/** The server process behind each bench URL, whose CPU time measure() reads. */
+const serverPids = new Map<string, number>();
+
+/** Registers a server process started outside startBenchServer, so its rows report CPU too. */
+export function registerServerPid(url: string, pid: number | undefined): void {
+  if (pid !== undefined) serverPids.set(url, pid);
+}
+
+/** CPU time a process has used so far (utime + stime of /proc/<pid>/stat), in µs. */
+export function processCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks / CLOCK_TICKS) * 1e6;
+}
+const CLOCK_TICKS = Number(process.env.BENCH_CLOCK_TICKS ?? 100);
+
 function basic(key: string): string {
   return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 }
 
 export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + Number(process.env.BENCH_START_TIMEOUT_MS ?? 30_000);
   let exited = false;
   child.once('exit', () => (exited = true));
   while (Date.now() < deadline) {
@@ -94,7 +121,19 @@ export async function waitForHealth(url: string, child: ChildProcess): Promise<v
  * database, with an account and a registered system, so the load generator in this process does
  * not share an event loop with the server.
  */
-export async function startBenchServer(env: Record<string, string> = {}, options: { people?: number } = {}): Promise<BenchServer> {
+export interface StartOptions {
+  /** people seeded by seedPeople (Person 0, Person 1…) */
+  people?: number;
+  /** or any seeding of one's own, done before the server starts (see scale.bench.ts) */
+  seed?: (ctx: AppContext, accountId: number) => Promise<void>;
+  /** another build's dist/server.js (e.g. the previous commit's, as a same-run baseline) */
+  serverScript?: string;
+}
+
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<BenchServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hearth-bench-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const fullEnv: Record<string, string> = {
@@ -107,7 +146,11 @@ export async function startBenchServer(env: Record<string, string> = {}, options
   };
   const config = loadConfig(fullEnv);
   const ctx = await createContext(config, { log: pino({ level: 'warn' }) });
-  const created = await createAccount(ctx.db, { name: 'Bench Team', ownerName: 'Bench Owner', ownerEmail: 'owner@bench.test' });
+  const created = await createAccount(ctx.db, {
+    name: 'Bench Team',
+    ownerName: 'Bench Owner',
+    ownerEmail: 'owner@bench.test',
+  });
   const system = await createSystem(ctx.db, `Bench-${port}`);
   // Seeded before the server starts, as an existing installation would be: the server then opens
   // a database whose planner statistics are current.
@@ -115,16 +158,22 @@ export async function startBenchServer(env: Record<string, string> = {}, options
     process.stderr.write(`seeding ${options.people} people…\n`);
     await seedPeople({ ctx, accountId: created.account.id }, options.people);
   }
+  await options.seed?.(ctx, created.account.id);
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server process;
   // with BENCH_SERVER_STDOUT=1 its stdout is shown (e.g. for --trace-gc).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The compiled server, as `npm start` runs it (`npm run bench` builds first).
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/server.js')], {
-    env: { ...process.env, ...fullEnv },
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, options.serverScript ?? path.join(ROOT, 'dist/server.js')],
+    {
+      env: { ...process.env, ...fullEnv },
+      stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
+    },
+  );
   const url = `https://127.0.0.1:${port}`;
   await waitForHealth(url, child);
+  registerServerPid(url, child.pid);
   return {
     url,
     ownerKey: created.apiKey,
@@ -133,6 +182,7 @@ export async function startBenchServer(env: Record<string, string> = {}, options
     ctx,
     dataDir,
     authHeader: basic(created.apiKey),
+    pid: child.pid!,
     async close() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -143,9 +193,17 @@ export async function startBenchServer(env: Record<string, string> = {}, options
 }
 
 /** Bulk-loads people (with an email and a phone each) straight into the database. */
-export async function seedPeople(server: Pick<BenchServer, 'ctx' | 'accountId'>, count: number): Promise<void> {
+export async function seedPeople(
+  server: Pick<BenchServer, 'ctx' | 'accountId'>,
+  count: number,
+): Promise<void> {
   const { db } = server.ctx;
-  const stage = await db.selectFrom('stages').select('id').where('account_id', '=', server.accountId).where('name', '=', 'Lead').executeTakeFirstOrThrow();
+  const stage = await db
+    .selectFrom('stages')
+    .select('id')
+    .where('account_id', '=', server.accountId)
+    .where('name', '=', 'Lead')
+    .executeTakeFirstOrThrow();
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const batch = 500;
   await db.transaction().execute(async (trx) => {
@@ -169,13 +227,41 @@ export async function seedPeople(server: Pick<BenchServer, 'ctx' | 'accountId'>,
           tags: '[]',
           collaborators: '[]',
           custom: '{}',
-          emails: JSON.stringify([{ value: `person${i}@bench.test`, type: 'home', status: 'Valid', isPrimary: true }]),
-          phones: JSON.stringify([{ value: `555${String(i).padStart(7, '0')}`, type: 'mobile', status: 'Valid', isPrimary: true, normalized: `555${String(i).padStart(7, '0')}` }]),
+          emails: JSON.stringify([
+            { value: `person${i}@bench.test`, type: 'home', status: 'Valid', isPrimary: true },
+          ]),
+          phones: JSON.stringify([
+            {
+              value: `555${String(i).padStart(7, '0')}`,
+              type: 'mobile',
+              status: 'Valid',
+              isPrimary: true,
+              normalized: `555${String(i).padStart(7, '0')}`,
+            },
+          ]),
         });
       }
       const ids = await trx.insertInto('people').values(rows).returning('id').execute();
-      await trx.insertInto('person_emails').values(ids.map((r, k) => ({ account_id: server.accountId, person_id: r.id, email: `person${start + k}@bench.test` }))).execute();
-      await trx.insertInto('person_phones').values(ids.map((r, k) => ({ account_id: server.accountId, person_id: r.id, normalized: `555${String(start + k).padStart(7, '0')}` }))).execute();
+      await trx
+        .insertInto('person_emails')
+        .values(
+          ids.map((r, k) => ({
+            account_id: server.accountId,
+            person_id: r.id,
+            email: `person${start + k}@bench.test`,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('person_phones')
+        .values(
+          ids.map((r, k) => ({
+            account_id: server.accountId,
+            person_id: r.id,
+            normalized: `555${String(start + k).padStart(7, '0')}`,
+          })),
+        )
+        .execute();
     }
   });
   // As after any bulk import: refresh the planner's statistics (the server re-reads them).
@@ -187,11 +273,20 @@ export async function seedPeople(server: Pick<BenchServer, 'ctx' | 'accountId'>,
 /** Runs autocannon against one route and reports median req/s and p50/p99 latency in ms. */
 export async function measure(options: MeasureOptions): Promise<BenchRow> {
   const headers = { 'content-type': 'application/json', ...options.headers };
-  const result = await autocannon({
+  const pid = serverPids.get(options.url);
+  let cpuBefore = 0;
+  const started = autocannon({
     url: options.url,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? BENCH_DURATION,
-    ...((options.warmupSeconds ?? BENCH_WARMUP) > 0 ? { warmup: { connections: options.connections ?? 50, duration: options.warmupSeconds ?? BENCH_WARMUP } } : {}),
+    ...((options.warmupSeconds ?? BENCH_WARMUP) > 0
+      ? {
+          warmup: {
+            connections: options.connections ?? 50,
+            duration: options.warmupSeconds ?? BENCH_WARMUP,
+          },
+        }
+      : {}),
     tlsOptions: { rejectUnauthorized: false },
     requests: [
       {
@@ -199,17 +294,32 @@ export async function measure(options: MeasureOptions): Promise<BenchRow> {
         path: options.path,
         headers,
         body: options.body,
-        ...(options.vary ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, ...options.vary!() }) } : {}),
+        ...(options.vary
+          ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, ...options.vary!() }) }
+          : {}),
       },
     ],
   } as autocannon.Options);
+  // The warm-up is not measured: CPU is read from when the measured part begins.
+  if (pid !== undefined) {
+    cpuBefore = processCpuUs(pid);
+    // 'start' fires when the warm-up begins and again when the measured part does.
+    (started as unknown as autocannon.Instance).on('start', () => (cpuBefore = processCpuUs(pid)));
+  }
+  const result = await started;
+  const cpuUs =
+    pid !== undefined && result.requests.total > 0
+      ? (processCpuUs(pid) - cpuBefore) / result.requests.total
+      : undefined;
   const non2xx = result.non2xx;
   return {
     name: options.name,
     rate: result.requests.p50,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    note: non2xx > 0 ? `${non2xx} non-2xx` : result.errors > 0 ? `${result.errors} errors` : undefined,
+    cpuUs,
+    note:
+      non2xx > 0 ? `${non2xx} non-2xx` : result.errors > 0 ? `${result.errors} errors` : undefined,
   };
 }
 
@@ -226,8 +336,14 @@ export const median = (values: number[]) => {
  * burst; the ratio is the median of the per-round ratios. Rate, p50 and p99 are medians over the
  * rounds; the worst round's p99 is shown beside them, since one stall of the machine decides it.
  */
-export async function measureAgainst(baseline: MeasureOptions, scenario: MeasureOptions): Promise<{ row: BenchRow; baselines: BenchRow[] }> {
-  const burst = Math.max(2, Math.round((scenario.durationSeconds ?? BENCH_DURATION) / BENCH_ROUNDS));
+export async function measureAgainst(
+  baseline: MeasureOptions,
+  scenario: MeasureOptions,
+): Promise<{ row: BenchRow; baselines: BenchRow[] }> {
+  const burst = Math.max(
+    2,
+    Math.round((scenario.durationSeconds ?? BENCH_DURATION) / BENCH_ROUNDS),
+  );
   const baselines: BenchRow[] = [];
   const bursts: BenchRow[] = [];
   for (let round = 0; round < BENCH_ROUNDS; round++) {
@@ -245,14 +361,40 @@ export async function measureAgainst(baseline: MeasureOptions, scenario: Measure
       p99: median(bursts.map((b) => b.p99)),
       worstP99: Math.max(...bursts.map((b) => b.p99)),
       ratio: median(bursts.map((b, i) => b.rate / baselines[i].rate)),
+      ...cpuOfRounds(bursts, baselines),
       note: notes.length ? notes.join('; ') : undefined,
     },
   };
 }
 
+/** Median CPU per request of a row's rounds, and the median of its per-round ratios to the baseline. */
+function cpuOfRounds(
+  bursts: BenchRow[],
+  baselines: BenchRow[],
+): Pick<BenchRow, 'cpuUs' | 'cpuRatio'> {
+  const rounds = bursts
+    .map((b, i) => ({ cpu: b.cpuUs, base: baselines[i]?.cpuUs }))
+    .filter((r): r is { cpu: number; base: number } => r.cpu !== undefined && r.base !== undefined);
+  if (rounds.length === 0) return {};
+  return {
+    cpuUs: median(rounds.map((r) => r.cpu)),
+    cpuRatio: median(rounds.map((r) => (r.base > 0 ? r.cpu / r.base : NaN))),
+  };
+}
+
 /** The baseline row of a table: the median of the bursts measured beside the rows. */
 export function baselineRow(name: string, bursts: BenchRow[]): BenchRow {
-  return { name, rate: median(bursts.map((b) => b.rate)), p50: median(bursts.map((b) => b.p50)), p99: median(bursts.map((b) => b.p99)), worstP99: Math.max(...bursts.map((b) => b.p99)), ratio: 1 };
+  return {
+    name,
+    rate: median(bursts.map((b) => b.rate)),
+    p50: median(bursts.map((b) => b.p50)),
+    p99: median(bursts.map((b) => b.p99)),
+    worstP99: Math.max(...bursts.map((b) => b.p99)),
+    ratio: 1,
+    ...(bursts.every((b) => b.cpuUs !== undefined)
+      ? { cpuUs: median(bursts.map((b) => b.cpuUs!)), cpuRatio: 1 }
+      : {}),
+  };
 }
 
 export const harness: BenchHarness = {
@@ -264,8 +406,24 @@ export const harness: BenchHarness = {
 };
 
 export function printTable(rows: BenchRow[], baseline: BenchRow): void {
-  const withRatio = rows.map((r) => ({ ...r, ratio: r.ratio ?? (r.unit ? undefined : r.rate / baseline.rate) }));
-  const header = ['scenario', 'rate (median)', 'p50 ms', 'p99 ms', 'worst round p99', 'ratio to baseline', 'note'];
+  const withRatio = rows.map((r) => ({
+    ...r,
+    ratio: r.ratio ?? (r.unit ? undefined : r.rate / baseline.rate),
+    cpuRatio:
+      r.cpuRatio ??
+      (r.cpuUs !== undefined && baseline.cpuUs ? r.cpuUs / baseline.cpuUs : undefined),
+  }));
+  const header = [
+    'scenario',
+    'rate (median)',
+    'p50 ms',
+    'p99 ms',
+    'worst round p99',
+    'ratio to baseline',
+    'CPU µs/req',
+    'CPU ratio',
+    'note',
+  ];
   const lines = withRatio.map((r) => [
     r.name,
     `${Math.round(r.rate).toLocaleString('en-US')} ${r.unit ?? 'req/s'}`,
@@ -273,6 +431,8 @@ export function printTable(rows: BenchRow[], baseline: BenchRow): void {
     r.p99.toFixed(1),
     r.worstP99 === undefined ? '' : r.worstP99.toFixed(1),
     r.ratio === undefined ? '' : `${(r.ratio * 100).toFixed(0)}%`,
+    r.cpuUs === undefined ? '' : Math.round(r.cpuUs).toLocaleString('en-US'),
+    r.cpuRatio === undefined || Number.isNaN(r.cpuRatio) ? '' : `${r.cpuRatio.toFixed(2)}x`,
     r.note ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type BenchServer, median } from './lib.js';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL =
+  process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export default async function (h: BenchHarness): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'hearth-rl-bench-'));
@@ -28,16 +29,38 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
       const server = await h.startServer(env);
       servers.push(server);
       await h.seedPeople(server, 1000);
-      const ids = (await server.ctx.db.selectFrom('people').select('id').where('account_id', '=', server.accountId).execute()).map((r) => r.id);
-      const headers = { authorization: server.authHeader, 'x-system': server.system.name, 'x-system-key': server.system.key };
+      const ids = (
+        await server.ctx.db
+          .selectFrom('people')
+          .select('id')
+          .where('account_id', '=', server.accountId)
+          .execute()
+      ).map((r) => r.id);
+      const headers = {
+        authorization: server.authHeader,
+        'x-system': server.system.name,
+        'x-system-key': server.system.key,
+      };
       const pick = () => ids[Math.floor(Math.random() * ids.length)];
-      targets.push({ name, url: server.url, path: `/v1/people/${ids[0]}`, headers, vary: () => ({ path: `/v1/people/${pick()}` }) });
+      targets.push({
+        name,
+        url: server.url,
+        path: `/v1/people/${ids[0]}`,
+        headers,
+        vary: () => ({ path: `/v1/people/${pick()}` }),
+      });
     }
     const burst = Math.max(2, Math.round(h.durationSeconds / BENCH_ROUNDS));
     const bursts: BenchRow[][] = targets.map(() => []);
     for (let round = 0; round < BENCH_ROUNDS; round++) {
       for (const [i, target] of targets.entries()) {
-        bursts[i].push(await h.measure({ ...target, durationSeconds: burst, warmupSeconds: round === 0 ? undefined : 0 }));
+        bursts[i].push(
+          await h.measure({
+            ...target,
+            durationSeconds: burst,
+            warmupSeconds: round === 0 ? undefined : 0,
+          }),
+        );
       }
     }
     const rows: BenchRow[] = targets.map((target, i) => ({

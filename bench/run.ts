@@ -12,12 +12,25 @@ const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
 
+const PEOPLE_SCENARIOS = [
+  'GET /v1/people/:id',
+  'GET /v1/people?limit=100&email=',
+  'GET /v1/people?limit=100',
+  'GET /v1/people?limit=100&next=',
+  'POST /v1/people',
+  'PUT /v1/people/:id',
+];
+
 async function peopleScenarios(): Promise<{ baseline: BenchRow; rows: BenchRow[] }> {
   const server = await harness.startServer({}, { people: PEOPLE });
   try {
     const auth = { authorization: server.authHeader };
     const { url } = server;
-    const ids = await server.ctx.db.selectFrom('people').select(['id']).where('account_id', '=', server.accountId).execute();
+    const ids = await server.ctx.db
+      .selectFrom('people')
+      .select(['id'])
+      .where('account_id', '=', server.accountId)
+      .execute();
     const pick = () => ids[Math.floor(Math.random() * ids.length)].id;
     // A cursor 5,000 records deep, reached by following nextLink like a client would.
     let deep = '/v1/people?limit=100';
@@ -30,12 +43,73 @@ async function peopleScenarios(): Promise<{ baseline: BenchRow; rows: BenchRow[]
     let n = 0;
     const hello = { name: 'baseline: GET /livez (hello world)', url, path: '/livez' };
     const scenarios: [string, MeasureOptions][] = [
-      ['GET /v1/people/:id', { name: 'GET /v1/people/:id', url, path: '/v1/people/1', headers: auth, vary: () => ({ path: `/v1/people/${pick()}` }) }],
-      ['GET /v1/people?limit=100&email=', { name: 'GET /v1/people?limit=100&email=…', url, path: '/v1/people', headers: auth, vary: () => ({ path: `/v1/people?limit=100&email=person${Math.floor(Math.random() * PEOPLE)}@bench.test` }) }],
-      ['GET /v1/people?limit=100', { name: 'GET /v1/people?limit=100 (first page)', url, path: '/v1/people?limit=100', headers: auth }],
-      ['GET /v1/people?limit=100&next=', { name: 'GET /v1/people?limit=100&next=… (5,000 deep)', url, path: deep, headers: auth }],
-      ['POST /v1/people', { name: 'POST /v1/people', url, path: '/v1/people', method: 'POST', headers: auth, vary: () => ({ body: JSON.stringify({ firstName: 'New', lastName: `Lead ${++n}`, emails: [{ value: `new${process.pid}-${n}@bench.test` }], tags: ['bench'] }) }) }],
-      ['PUT /v1/people/:id', { name: 'PUT /v1/people/:id', url, path: '/v1/people/1', method: 'PUT', headers: auth, vary: () => ({ path: `/v1/people/${pick()}`, body: JSON.stringify({ background: `note ${++n}` }) }) }],
+      [
+        'GET /v1/people/:id',
+        {
+          name: 'GET /v1/people/:id',
+          url,
+          path: '/v1/people/1',
+          headers: auth,
+          vary: () => ({ path: `/v1/people/${pick()}` }),
+        },
+      ],
+      [
+        'GET /v1/people?limit=100&email=',
+        {
+          name: 'GET /v1/people?limit=100&email=…',
+          url,
+          path: '/v1/people',
+          headers: auth,
+          vary: () => ({
+            path: `/v1/people?limit=100&email=person${Math.floor(Math.random() * PEOPLE)}@bench.test`,
+          }),
+        },
+      ],
+      [
+        'GET /v1/people?limit=100',
+        {
+          name: 'GET /v1/people?limit=100 (first page)',
+          url,
+          path: '/v1/people?limit=100',
+          headers: auth,
+        },
+      ],
+      [
+        'GET /v1/people?limit=100&next=',
+        { name: 'GET /v1/people?limit=100&next=… (5,000 deep)', url, path: deep, headers: auth },
+      ],
+      [
+        'POST /v1/people',
+        {
+          name: 'POST /v1/people',
+          url,
+          path: '/v1/people',
+          method: 'POST',
+          headers: auth,
+          vary: () => ({
+            body: JSON.stringify({
+              firstName: 'New',
+              lastName: `Lead ${++n}`,
+              emails: [{ value: `new${process.pid}-${n}@bench.test` }],
+              tags: ['bench'],
+            }),
+          }),
+        },
+      ],
+      [
+        'PUT /v1/people/:id',
+        {
+          name: 'PUT /v1/people/:id',
+          url,
+          path: '/v1/people/1',
+          method: 'PUT',
+          headers: auth,
+          vary: () => ({
+            path: `/v1/people/${pick()}`,
+            body: JSON.stringify({ background: `note ${++n}` }),
+          }),
+        },
+      ],
     ];
     const rows: BenchRow[] = [];
     const baselines: BenchRow[] = [];
@@ -54,16 +128,32 @@ async function peopleScenarios(): Promise<{ baseline: BenchRow; rows: BenchRow[]
   }
 }
 
+/** The names of the bench files (`email` for email.bench.ts): naming one runs only that file. */
+const benchFiles = () =>
+  readdirSync(path.dirname(fileURLToPath(import.meta.url)))
+    .filter((f) => f.endsWith('.bench.ts'))
+    .map((f) => f.replace('.bench.ts', ''));
+
 async function main(): Promise<void> {
-  const { baseline, rows } = await peopleScenarios();
+  // `npm run bench -- scale` runs only scale.bench.ts, without the people scenarios' server.
+  const { baseline, rows } =
+    only.length === 0 ||
+    only.some((o) => !benchFiles().includes(o) && PEOPLE_SCENARIOS.some((n) => n.includes(o)))
+      ? await peopleScenarios()
+      : { baseline: null, rows: [] as BenchRow[] };
   const dir = path.dirname(fileURLToPath(import.meta.url));
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.bench.ts'))
+    .sort()) {
     if (!wanted(file)) continue;
     process.stderr.write(`running ${file}…\n`);
-    const scenario = (await import(pathToFileURL(path.join(dir, file)).href)).default as (h: typeof harness) => Promise<BenchRow[]>;
+    const scenario = (await import(pathToFileURL(path.join(dir, file)).href)).default as (
+      h: typeof harness,
+    ) => Promise<BenchRow[]>;
     rows.push(...(await scenario(harness)));
   }
-  printTable(rows, baseline);
+  if (baseline) printTable(rows, baseline);
+  else if (rows.length) printTable(rows, rows[0]);
 }
 
 main().catch((err) => {

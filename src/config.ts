@@ -25,13 +25,38 @@ export interface Config {
   webhookRetrySchedule: number[];
   webhookRetryWindow: number;
   webhookTimeout: number;
+  /** HEARTH_METRICS_TOKEN: null = no /metrics; otherwise the bearer token a scraper presents. */
+  metricsToken: string | null;
+  /** HEARTH_WEBHOOK_CONCURRENCY: deliveries in flight at once to one webhook. */
+  webhookConcurrency: number;
   signatureHeader: string;
   rateLimits: 'default' | 'off' | RateLimitOverrides;
   smtpUrl: string | null;
   enrichmentUrl: string | null;
+  email: EmailConfig;
   /** HEARTH_SECRET: encrypts stored webhook signing keys; null = a secret generated once in the data dir. */
   secret: string | null;
   logLevel: string;
+  /** HEARTH_REQUEST_TIMEOUT: seconds a client has to send a whole request (headers and body). */
+  requestTimeout: number;
+  /** ms one people-list request's queries may run before a 503 (src/db/query-budget.ts) */
+  listQueryBudgetMs: number;
+}
+
+/** Built-in campaign email (HEARTH_SMTP_URL is the server it goes through). */
+export interface EmailConfig {
+  /** HEARTH_EMAIL_FROM: sender when the campaign's user has no address (and the envelope sender). */
+  from: string | null;
+  /** HEARTH_EMAIL_RATE: messages per second at most; 0 = as fast as the server takes them. */
+  rate: number;
+  /** HEARTH_EMAIL_CONNECTIONS: SMTP connections kept open per worker. */
+  connections: number;
+  /** HEARTH_EMAIL_RETRY_SCHEDULE: seconds before each retry after an SMTP 4xx; then soft-bounce. */
+  retrySchedule: number[];
+  /** HEARTH_DKIM_DOMAIN + HEARTH_DKIM_SELECTOR + HEARTH_DKIM_KEY_FILE, all or none. */
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  /** HEARTH_BOUNCE_SECRET: the bearer secret of POST /e/bounces (bounce reports); unset = off. */
+  bounceSecret: string | null;
 }
 
 /** Thrown for a bad configuration value; its message is the one line printed at start-up. */
@@ -79,7 +104,8 @@ function urlVar(env: Env, name: string, protocols: string[]): string | null {
   } catch {
     fail(name, `is not a valid URL: "${raw}"`);
   }
-  if (!protocols.includes(url.protocol)) fail(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  if (!protocols.includes(url.protocol))
+    fail(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
   return raw;
 }
 
@@ -103,14 +129,52 @@ function databaseUrlVar(env: Env, dataDir: string): string {
   fail('DATABASE_URL', 'must start with sqlite: or postgres://');
 }
 
-function retryScheduleVar(env: Env): number[] {
-  const raw = env.HEARTH_WEBHOOK_RETRY_SCHEDULE;
-  if (!raw) return [60, 300, 300, 600, 1800];
+function secondsListVar(env: Env, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (!raw) return fallback;
   const parts = raw.split(',').map((p) => p.trim());
-  if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
-    fail('HEARTH_WEBHOOK_RETRY_SCHEDULE', `must be a comma-separated list of seconds, got "${raw}"`);
-  }
+  if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p)))
+    fail(name, `must be a comma-separated list of seconds, got "${raw}"`);
   return parts.map(Number);
+}
+
+function retryScheduleVar(env: Env): number[] {
+  return secondsListVar(env, 'HEARTH_WEBHOOK_RETRY_SCHEDULE', [60, 300, 300, 600, 1800]);
+}
+
+function bounceSecretVar(env: Env): string | null {
+  const secret = env.HEARTH_BOUNCE_SECRET?.trim() || null;
+  if (secret !== null && secret.length < 24)
+    fail('HEARTH_BOUNCE_SECRET', 'must be at least 24 characters (e.g. openssl rand -hex 24)');
+  return secret;
+}
+
+function emailVar(env: Env): EmailConfig {
+  const from = env.HEARTH_EMAIL_FROM?.trim() || null;
+  if (from !== null && !/^[^\s@<>]+@[^\s@<>]+$/.test(from))
+    fail('HEARTH_EMAIL_FROM', `must be an email address, got "${from}"`);
+  const dkimVars = ['HEARTH_DKIM_DOMAIN', 'HEARTH_DKIM_SELECTOR', 'HEARTH_DKIM_KEY_FILE'];
+  const given = dkimVars.filter((name) => env[name]);
+  if (given.length > 0 && given.length < dkimVars.length)
+    fail(
+      dkimVars.find((name) => !env[name])!,
+      'must be set together with the other HEARTH_DKIM_ variables',
+    );
+  const keyFile = fileVar(env, 'HEARTH_DKIM_KEY_FILE');
+  return {
+    from,
+    rate: intVar(env, 'HEARTH_EMAIL_RATE', 0, 0, 100_000),
+    connections: intVar(env, 'HEARTH_EMAIL_CONNECTIONS', 5, 1, 100),
+    retrySchedule: secondsListVar(env, 'HEARTH_EMAIL_RETRY_SCHEDULE', [60, 300, 900, 3600, 10800]),
+    bounceSecret: bounceSecretVar(env),
+    dkim: keyFile
+      ? {
+          domainName: env.HEARTH_DKIM_DOMAIN!,
+          keySelector: env.HEARTH_DKIM_SELECTOR!,
+          privateKey: readFileSync(keyFile, 'utf8'),
+        }
+      : null,
+  };
 }
 
 function rateLimitsVar(env: Env): Config['rateLimits'] {
@@ -124,7 +188,10 @@ function rateLimitsVar(env: Env): Config['rateLimits'] {
     fail('HEARTH_RATE_LIMITS', `must be "off" or a readable JSON file: ${(err as Error).message}`);
   }
   if (!isLimitOverrides(parsed)) {
-    fail('HEARTH_RATE_LIMITS', 'file must hold {"withSystemKey":{context:n},"withoutSystemKey":{…},"systems":{name:{context:n}}}');
+    fail(
+      'HEARTH_RATE_LIMITS',
+      'file must hold {"withSystemKey":{context:n},"withoutSystemKey":{…},"systems":{name:{context:n}}}',
+    );
   }
   return parsed;
 }
@@ -149,7 +216,22 @@ function isLimitOverrides(value: unknown): value is RateLimitOverrides {
 function secretVar(env: Env): string | null {
   const raw = env.HEARTH_SECRET;
   if (!raw) return null;
-  if (raw.length < 32) fail('HEARTH_SECRET', `must be at least 32 characters (e.g. openssl rand -base64 32), got ${raw.length}`);
+  if (raw.length < 32)
+    fail(
+      'HEARTH_SECRET',
+      `must be at least 32 characters (e.g. openssl rand -base64 32), got ${raw.length}`,
+    );
+  return raw;
+}
+
+function metricsTokenVar(env: Env): string | null {
+  const raw = env.HEARTH_METRICS_TOKEN;
+  if (!raw) return null;
+  if (raw.length < 16 || /\s/.test(raw))
+    fail(
+      'HEARTH_METRICS_TOKEN',
+      'must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
+    );
   return raw;
 }
 
@@ -157,7 +239,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function logLevelVar(env: Env): string {
   const raw = env.HEARTH_LOG_LEVEL || 'info';
-  if (!LOG_LEVELS.includes(raw)) fail('HEARTH_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!LOG_LEVELS.includes(raw))
+    fail('HEARTH_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return raw;
 }
 
@@ -171,10 +254,14 @@ export function loadConfig(env: Env = process.env): Config {
     fail(tlsCertFile ? 'HEARTH_TLS_KEY' : 'HEARTH_TLS_CERT', 'must be set together with its pair');
   }
   const role = (env.HEARTH_ROLE || 'all') as Role;
-  if (!['all', 'api', 'worker'].includes(role)) fail('HEARTH_ROLE', `must be all, api or worker, got "${role}"`);
-  const publicUrl = (urlVar(env, 'HEARTH_PUBLIC_URL', ['https:', 'http:']) ?? `https://localhost:${port}`).replace(/\/+$/, '');
+  if (!['all', 'api', 'worker'].includes(role))
+    fail('HEARTH_ROLE', `must be all, api or worker, got "${role}"`);
+  const publicUrl = (
+    urlVar(env, 'HEARTH_PUBLIC_URL', ['https:', 'http:']) ?? `https://localhost:${port}`
+  ).replace(/\/+$/, '');
   const signatureHeader = env.HEARTH_SIGNATURE_HEADER || 'Hearth-Signature';
-  if (!/^[A-Za-z0-9-]+$/.test(signatureHeader)) fail('HEARTH_SIGNATURE_HEADER', 'must be a valid header name');
+  if (!/^[A-Za-z0-9-]+$/.test(signatureHeader))
+    fail('HEARTH_SIGNATURE_HEADER', 'must be a valid header name');
   return Object.freeze({
     port,
     host,
@@ -191,11 +278,16 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetrySchedule: retryScheduleVar(env),
     webhookRetryWindow: intVar(env, 'HEARTH_WEBHOOK_RETRY_WINDOW', 28800, 1, 30 * 86400),
     webhookTimeout: intVar(env, 'HEARTH_WEBHOOK_TIMEOUT', 10, 1, 300),
+    webhookConcurrency: intVar(env, 'HEARTH_WEBHOOK_CONCURRENCY', 32, 1, 256),
+    metricsToken: metricsTokenVar(env),
     signatureHeader,
     rateLimits: rateLimitsVar(env),
     smtpUrl: urlVar(env, 'HEARTH_SMTP_URL', ['smtp:', 'smtps:']),
     enrichmentUrl: urlVar(env, 'HEARTH_ENRICHMENT_URL', ['https:', 'http:']),
+    email: emailVar(env),
     secret: secretVar(env),
     logLevel: logLevelVar(env),
+    requestTimeout: intVar(env, 'HEARTH_REQUEST_TIMEOUT', 60, 1, 3600),
+    listQueryBudgetMs: intVar(env, 'HEARTH_LIST_QUERY_MS', 1000, 10, 60_000),
   });
 }

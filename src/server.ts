@@ -1,8 +1,16 @@
 import { ConfigError, loadConfig } from './config.js';
-import { buildApp } from './app.js';
 import { createContext, createLogger, ensureFirstOwner } from './bootstrap.js';
-import { loadTls } from './tls.js';
 import { startWorker } from './worker.js';
+import type { AppContext } from './context.js';
+
+/**
+ * The HTTP side, loaded only by a process that serves it: a worker (HEARTH_ROLE=worker) never
+ * imports Fastify, the routes, the API reference or the web app's files (~40 MB of its memory).
+ */
+async function startApi(ctx: AppContext) {
+  const [{ buildApp }, { loadTls }] = await Promise.all([import('./app.js'), import('./tls.js')]);
+  return buildApp(ctx, ctx.config.trustProxy ? {} : { https: await loadTls(ctx.config) });
+}
 
 async function main(): Promise<void> {
   let config;
@@ -18,16 +26,19 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   const ctx = await createContext(config, { log });
 
-  const ownerKey = await ensureFirstOwner(ctx);
-  if (ownerKey) {
+  const firstOwner = await ensureFirstOwner(ctx);
+  if (firstOwner) {
     process.stdout.write(
-      `\nFirst start: created account "My Team" and its owner.\nOwner API key (shown once, also saved to ${config.dataDir}/owner-api-key):\n\n  ${ownerKey}\n\n`,
+      `\nFirst start: created account "My Team" and its owner (${firstOwner.email}).\n` +
+        `Owner API key (shown once, also saved to ${config.dataDir}/owner-api-key):\n\n  ${firstOwner.apiKey}\n\n` +
+        `Choose the owner's password in the browser (one-time link, valid 7 days, also saved to ${config.dataDir}/setup-link):\n\n  ${firstOwner.setupLink}\n\n`,
     );
   }
 
-  const app = config.role === 'worker' ? null : await buildApp(ctx, config.trustProxy ? {} : { https: await loadTls(config) });
+  const app = config.role === 'worker' ? null : await startApi(ctx);
   if (app) {
-    if (!config.trustProxy && !config.tlsCertFile) log.info({ cert: `${config.dataDir}/tls-cert.pem` }, 'using a self-signed certificate');
+    if (!config.trustProxy && !config.tlsCertFile)
+      log.info({ cert: `${config.dataDir}/tls-cert.pem` }, 'using a self-signed certificate');
     await app.listen({ port: config.port, host: config.host });
   }
   const worker = config.role === 'api' ? null : startWorker(ctx);
@@ -49,6 +60,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Hearth failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `Hearth failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 import type { Config } from './config.js';
+import { ensurePrivateDir } from './private-files.js';
 
 export interface TlsMaterial {
   key: string;
@@ -16,12 +17,16 @@ export interface TlsMaterial {
  */
 export async function loadTls(config: Config): Promise<TlsMaterial> {
   if (config.tlsCertFile && config.tlsKeyFile) {
-    return { cert: readFileSync(config.tlsCertFile, 'utf8'), key: readFileSync(config.tlsKeyFile, 'utf8'), generatedAt: null };
+    return {
+      cert: readFileSync(config.tlsCertFile, 'utf8'),
+      key: readFileSync(config.tlsKeyFile, 'utf8'),
+      generatedAt: null,
+    };
   }
   const certFile = path.join(config.dataDir, 'tls-cert.pem');
   const keyFile = path.join(config.dataDir, 'tls-key.pem');
   if (!existsSync(certFile) || !existsSync(keyFile)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    ensurePrivateDir(config.dataDir);
     const now = Date.now();
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
@@ -33,11 +38,22 @@ export async function loadTls(config: Config): Promise<TlsMaterial> {
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     });
     writeFileSync(keyFile, pems.private, { mode: 0o600 });
     writeFileSync(certFile, pems.cert);
   }
-  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), generatedAt: certFile };
+  return {
+    cert: readFileSync(certFile, 'utf8'),
+    key: readFileSync(keyFile, 'utf8'),
+    generatedAt: certFile,
+  };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Migrator } from 'kysely';
 import pg from 'pg';
 import { startServer, type TestAccount, type TestServer, unique } from './helpers.js';
-import { outboxOf } from '../src/stages/outbox.testkit.js';
+import { outboxOf } from './outbox.js';
 import { openDatabase } from '../src/db/connect.js';
 import { dialectOf } from '../src/db/dialect.js';
 import { migrations } from '../src/db/migrations/index.js';
@@ -57,7 +57,11 @@ describe('appointment types and outcomes', () => {
       }
       const named = (all: LabelOut[], name: string) => all.find((l) => l.name === name)!;
       const appointment = async (account: TestAccount, extra: Record<string, unknown>) => {
-        const res = await server.post(account.owner.key, '/v1/appointments', { title: unique('Meeting'), ...slot, ...extra });
+        const res = await server.post(account.owner.key, '/v1/appointments', {
+          title: unique('Meeting'),
+          ...slot,
+          ...extra,
+        });
         assert.equal(res.status, 201, res.text);
         return res.body as Record<string, unknown> & { id: number };
       };
@@ -70,27 +74,55 @@ describe('appointment types and outcomes', () => {
         assert.equal(res.body._metadata.total, kind.defaults.length);
         assert.deepEqual(Object.keys(res.body).sort(), ['_metadata', kind.collection].sort());
         const all: LabelOut[] = res.body[kind.collection];
-        assert.deepEqual(all.map((l) => l.name), kind.defaults);
-        assert.deepEqual(all.map((l) => l.orderWeight), kind.defaults.map((_, i) => (i + 1) * 10));
+        assert.deepEqual(
+          all.map((l) => l.name),
+          kind.defaults,
+        );
+        assert.deepEqual(
+          all.map((l) => l.orderWeight),
+          kind.defaults.map((_, i) => (i + 1) * 10),
+        );
         for (const l of all) {
           assert.match(l.created, ISO);
           assert.match(l.updated, ISO);
         }
 
         const byId = await server.get(owner.key, `${kind.path}?id=${all[1].id},${all[0].id}`);
-        assert.deepEqual(byId.body[kind.collection].map((l: LabelOut) => l.id), [all[0].id, all[1].id]);
+        assert.deepEqual(
+          byId.body[kind.collection].map((l: LabelOut) => l.id),
+          [all[0].id, all[1].id],
+        );
         assert.equal(byId.body._metadata.total, 2);
-        const byName = await server.get(owner.key, `${kind.path}?name=${encodeURIComponent(kind.defaults[2])}`);
-        assert.deepEqual(byName.body[kind.collection].map((l: LabelOut) => l.id), [all[2].id]);
+        const byName = await server.get(
+          owner.key,
+          `${kind.path}?name=${encodeURIComponent(kind.defaults[2])}`,
+        );
+        assert.deepEqual(
+          byName.body[kind.collection].map((l: LabelOut) => l.id),
+          [all[2].id],
+        );
         const sorted = await list(owner.key, 'sort=-name&limit=100');
-        assert.deepEqual(sorted.map((l) => l.name), [...kind.defaults].sort().reverse());
+        assert.deepEqual(
+          sorted.map((l) => l.name),
+          [...kind.defaults].sort().reverse(),
+        );
 
         const first = await server.get(owner.key, `${kind.path}?limit=2`);
-        assert.deepEqual(first.body[kind.collection].map((l: LabelOut) => l.name), kind.defaults.slice(0, 2));
+        assert.deepEqual(
+          first.body[kind.collection].map((l: LabelOut) => l.name),
+          kind.defaults.slice(0, 2),
+        );
         assert.ok(first.body._metadata.nextLink.startsWith(`https://hearth.test${kind.path}?`));
-        const second = await server.call('GET', first.body._metadata.nextLink.replace('https://hearth.test', ''), { key: owner.key });
+        const second = await server.call(
+          'GET',
+          first.body._metadata.nextLink.replace('https://hearth.test', ''),
+          { key: owner.key },
+        );
         assert.equal(second.status, 200, second.text);
-        assert.deepEqual(second.body[kind.collection].map((l: LabelOut) => l.name), kind.defaults.slice(2, 4));
+        assert.deepEqual(
+          second.body[kind.collection].map((l: LabelOut) => l.name),
+          kind.defaults.slice(2, 4),
+        );
       });
 
       it('creates, reads, renames, reorders and deletes', async () => {
@@ -98,9 +130,19 @@ describe('appointment types and outcomes', () => {
         const key = account.owner.key;
         const created = await server.post(key, kind.path, { name: '  Video Call  ' });
         assert.equal(created.status, 201, created.text);
-        assert.deepEqual(Object.keys(created.body).sort(), ['created', 'id', 'name', 'orderWeight', 'updated']);
+        assert.deepEqual(Object.keys(created.body).sort(), [
+          'created',
+          'id',
+          'name',
+          'orderWeight',
+          'updated',
+        ]);
         assert.equal(created.body.name, 'Video Call');
-        assert.equal(created.body.orderWeight, (kind.defaults.length + 1) * 10, 'no orderWeight: last');
+        assert.equal(
+          created.body.orderWeight,
+          (kind.defaults.length + 1) * 10,
+          'no orderWeight: last',
+        );
         assert.match(created.body.created, ISO);
         assert.match(created.body.updated, ISO);
 
@@ -109,14 +151,26 @@ describe('appointment types and outcomes', () => {
         assert.deepEqual(got.body, created.body);
 
         // Asking for weight 20 takes the place of the record there; the list is renumbered.
-        const first = await server.post(key, kind.path, { name: 'Second Place', orderWeight: '20' });
+        const first = await server.post(key, kind.path, {
+          name: 'Second Place',
+          orderWeight: '20',
+        });
         assert.equal(first.status, 201, first.text);
         assert.equal(first.body.orderWeight, 20);
         const after = await list(key);
-        assert.deepEqual(after.map((l) => l.name), [kind.defaults[0], 'Second Place', ...kind.defaults.slice(1), 'Video Call']);
-        assert.deepEqual(after.map((l) => l.orderWeight), after.map((_, i) => (i + 1) * 10));
+        assert.deepEqual(
+          after.map((l) => l.name),
+          [kind.defaults[0], 'Second Place', ...kind.defaults.slice(1), 'Video Call'],
+        );
+        assert.deepEqual(
+          after.map((l) => l.orderWeight),
+          after.map((_, i) => (i + 1) * 10),
+        );
 
-        const renamed = await server.put(key, `${kind.path}/${created.body.id}`, { name: 'Zoom', orderWeight: 10 });
+        const renamed = await server.put(key, `${kind.path}/${created.body.id}`, {
+          name: 'Zoom',
+          orderWeight: 10,
+        });
         assert.equal(renamed.status, 200, renamed.text);
         assert.equal(renamed.body.name, 'Zoom');
         assert.equal(renamed.body.orderWeight, 10);
@@ -129,7 +183,10 @@ describe('appointment types and outcomes', () => {
         assert.equal(deleted.status, 204, deleted.text);
         assert.equal((await server.get(key, `${kind.path}/${created.body.id}`)).status, 404);
         assert.equal((await server.del(key, `${kind.path}/${created.body.id}`)).status, 404);
-        assert.equal((await server.put(key, `${kind.path}/${created.body.id}`, { name: 'Back' })).status, 404);
+        assert.equal(
+          (await server.put(key, `${kind.path}/${created.body.id}`, { name: 'Back' })).status,
+          404,
+        );
         assert.ok(!(await list(key)).some((l) => l.name === 'Zoom'));
       });
 
@@ -143,12 +200,22 @@ describe('appointment types and outcomes', () => {
         assert.equal(padded.status, 409);
         const mine = await server.post(a.owner.key, kind.path, { name: 'Unique Here' });
         assert.equal(mine.status, 201);
-        const rename = await server.put(a.owner.key, `${kind.path}/${mine.body.id}`, { name: kind.defaults[0] });
+        const rename = await server.put(a.owner.key, `${kind.path}/${mine.body.id}`, {
+          name: kind.defaults[0],
+        });
         assert.equal(rename.status, 409, rename.text);
-        assert.equal((await server.get(a.owner.key, `${kind.path}/${mine.body.id}`)).body.name, 'Unique Here');
-        const sameName = await server.put(a.owner.key, `${kind.path}/${mine.body.id}`, { name: 'Unique Here' });
+        assert.equal(
+          (await server.get(a.owner.key, `${kind.path}/${mine.body.id}`)).body.name,
+          'Unique Here',
+        );
+        const sameName = await server.put(a.owner.key, `${kind.path}/${mine.body.id}`, {
+          name: 'Unique Here',
+        });
         assert.equal(sameName.status, 200, 'keeping its own name is no conflict');
-        assert.equal((await server.post(b.owner.key, kind.path, { name: 'Unique Here' })).status, 201);
+        assert.equal(
+          (await server.post(b.owner.key, kind.path, { name: 'Unique Here' })).status,
+          201,
+        );
       });
 
       it('lets every role read, only Owner and Admin write (Agent and Lender 403)', async () => {
@@ -158,21 +225,34 @@ describe('appointment types and outcomes', () => {
         const lender = await account.addUser('Lender');
         const target = named(await list(account.owner.key), kind.defaults[0]);
         for (const user of [admin, agent, lender]) {
-          assert.deepEqual((await list(user.key)).map((l) => l.name), kind.defaults);
+          assert.deepEqual(
+            (await list(user.key)).map((l) => l.name),
+            kind.defaults,
+          );
           assert.equal((await server.get(user.key, `${kind.path}/${target.id}`)).status, 200);
         }
         for (const user of [agent, lender]) {
           const post = await server.post(user.key, kind.path, { name: 'Nope' });
           assert.equal(post.status, 403, post.text);
           assert.match(post.body.errorMessage, /Owner or Admin/);
-          assert.equal((await server.put(user.key, `${kind.path}/${target.id}`, { name: 'Nope' })).status, 403);
+          assert.equal(
+            (await server.put(user.key, `${kind.path}/${target.id}`, { name: 'Nope' })).status,
+            403,
+          );
           assert.equal((await server.del(user.key, `${kind.path}/${target.id}`)).status, 403);
         }
-        assert.equal((await server.get(account.owner.key, `${kind.path}/${target.id}`)).body.name, kind.defaults[0]);
+        assert.equal(
+          (await server.get(account.owner.key, `${kind.path}/${target.id}`)).body.name,
+          kind.defaults[0],
+        );
 
         const made = await server.post(admin.key, kind.path, { name: 'By Admin' });
         assert.equal(made.status, 201, made.text);
-        assert.equal((await server.put(admin.key, `${kind.path}/${made.body.id}`, { name: 'By Admin 2' })).body.name, 'By Admin 2');
+        assert.equal(
+          (await server.put(admin.key, `${kind.path}/${made.body.id}`, { name: 'By Admin 2' })).body
+            .name,
+          'By Admin 2',
+        );
         assert.equal((await server.del(admin.key, `${kind.path}/${made.body.id}`)).status, 204);
         assert.equal((await server.call('GET', kind.path)).status, 401);
       });
@@ -184,7 +264,10 @@ describe('appointment types and outcomes', () => {
         assert.equal(theirs.status, 201);
         const id = theirs.body.id;
         assert.equal((await server.get(a.owner.key, `${kind.path}/${id}`)).status, 404);
-        assert.equal((await server.put(a.owner.key, `${kind.path}/${id}`, { name: 'Mine now' })).status, 404);
+        assert.equal(
+          (await server.put(a.owner.key, `${kind.path}/${id}`, { name: 'Mine now' })).status,
+          404,
+        );
         assert.equal((await server.del(a.owner.key, `${kind.path}/${id}`)).status, 404);
         const listed = await server.get(a.owner.key, `${kind.path}?id=${id}`);
         assert.equal(listed.status, 200);
@@ -204,17 +287,32 @@ describe('appointment types and outcomes', () => {
 
         const refused = await server.del(key, `${kind.path}/${doomed.id}`);
         assert.equal(refused.status, 400, refused.text);
-        assert.match(refused.body.errorMessage, new RegExp(`used by 2 appointments; pass ${kind.assign}`));
-        assert.equal((await server.get(key, `${kind.path}/${doomed.id}`)).status, 200, 'still there');
+        assert.match(
+          refused.body.errorMessage,
+          new RegExp(`used by 2 appointments; pass ${kind.assign}`),
+        );
+        assert.equal(
+          (await server.get(key, `${kind.path}/${doomed.id}`)).status,
+          200,
+          'still there',
+        );
 
         const self = await server.del(key, `${kind.path}/${doomed.id}?${kind.assign}=${doomed.id}`);
         assert.equal(self.status, 400);
         assert.match(self.body.errorMessage, new RegExp(kind.assign));
         const unknown = await server.del(key, `${kind.path}/${doomed.id}?${kind.assign}=999999999`);
         assert.equal(unknown.status, 400);
-        assert.match(unknown.body.errorMessage, new RegExp(`${kind.assign}: no ${kind.noun} 999999999`));
-        const foreign = (await server.get((await server.newAccount()).owner.key, `${kind.path}?limit=1`)).body[kind.collection][0];
-        const elsewhere = await server.del(key, `${kind.path}/${doomed.id}?${kind.assign}=${foreign.id}`);
+        assert.match(
+          unknown.body.errorMessage,
+          new RegExp(`${kind.assign}: no ${kind.noun} 999999999`),
+        );
+        const foreign = (
+          await server.get((await server.newAccount()).owner.key, `${kind.path}?limit=1`)
+        ).body[kind.collection][0];
+        const elsewhere = await server.del(
+          key,
+          `${kind.path}/${doomed.id}?${kind.assign}=${foreign.id}`,
+        );
         assert.equal(elsewhere.status, 400, "another account's record is no target");
 
         const outbox = await outboxOf(server, account.accountId);
@@ -225,7 +323,9 @@ describe('appointment types and outcomes', () => {
           const got = await server.get(key, `/v1/appointments/${a.id}`);
           assert.equal(got.body[kind.field], heir.id);
         }
-        assert.deepEqual(await outbox.take(), [{ event: 'appointmentsUpdated', resourceIds: [a1.id, a2.id], data: null }]);
+        assert.deepEqual(await outbox.take(), [
+          { event: 'appointmentsUpdated', resourceIds: [a1.id, a2.id], data: null },
+        ]);
       });
 
       it(`accepts ${kind.assign} in the body (numeric string too), refuses a query and body that disagree, and deletes an unused record without it`, async () => {
@@ -236,14 +336,27 @@ describe('appointment types and outcomes', () => {
         const heir = named(all, kind.defaults[3]);
         const a = await appointment(account, { [kind.field]: doomed.id });
 
-        const disagree = await server.call('DELETE', `${kind.path}/${doomed.id}?${kind.assign}=${heir.id}`, { key, body: { [kind.assign]: all[0].id } });
+        const disagree = await server.call(
+          'DELETE',
+          `${kind.path}/${doomed.id}?${kind.assign}=${heir.id}`,
+          { key, body: { [kind.assign]: all[0].id } },
+        );
         assert.equal(disagree.status, 400);
         assert.match(disagree.body.errorMessage, /differs between the query and the body/);
-        const stray = await server.call('DELETE', `${kind.path}/${doomed.id}`, { key, body: { assignStageId: heir.id } });
+        const stray = await server.call('DELETE', `${kind.path}/${doomed.id}`, {
+          key,
+          body: { assignStageId: heir.id },
+        });
         assert.equal(stray.status, 400);
-        assert.match(stray.body.errorMessage, /Unknown field 'assignStageId'/);
+        assert.match(
+          stray.body.errorMessage,
+          /Invalid fields in the request body: assignStageId\./,
+        );
 
-        const res = await server.call('DELETE', `${kind.path}/${doomed.id}`, { key, body: { [kind.assign]: String(heir.id) } });
+        const res = await server.call('DELETE', `${kind.path}/${doomed.id}`, {
+          key,
+          body: { [kind.assign]: String(heir.id) },
+        });
         assert.equal(res.status, 204, res.text);
         assert.equal((await server.get(key, `/v1/appointments/${a.id}`)).body[kind.field], heir.id);
 
@@ -256,7 +369,10 @@ describe('appointment types and outcomes', () => {
           contentType: 'application/x-www-form-urlencoded',
         });
         assert.equal(formDelete.status, 204, formDelete.text);
-        assert.equal((await server.get(key, `/v1/appointments/${b.id}`)).body[kind.field], form.body.id);
+        assert.equal(
+          (await server.get(key, `/v1/appointments/${b.id}`)).body[kind.field],
+          form.body.id,
+        );
 
         const unused = named(all, kind.defaults[0]);
         const plain = await server.del(key, `${kind.path}/${unused.id}`);
@@ -287,20 +403,31 @@ describe('appointment types and outcomes', () => {
           ['GET', `${kind.path}?limit=-1`],
           ['GET', `${kind.path}?next=garbage`],
           ['GET', `${kind.path}?offset=5000`],
-          ['GET', `${kind.path}?bogus=1`],
           ['DELETE', `${kind.path}/${some.id}?${kind.assign}=abc`],
           ['DELETE', `${kind.path}/${some.id}?${kind.assign}=0`],
           ['DELETE', `${kind.path}/${some.id}?${kind.assign}=99999999999`],
         ];
         for (const [method, route, body] of cases) {
           const res = await server.call(method, route, { key: owner.key, body });
-          assert.equal(res.status, 400, `${method} ${route} ${JSON.stringify(body)} answered ${res.status} ${res.text}`);
+          assert.equal(
+            res.status,
+            400,
+            `${method} ${route} ${JSON.stringify(body)} answered ${res.status} ${res.text}`,
+          );
           assert.equal(typeof res.body.errorMessage, 'string');
           assert.ok(res.body.errorMessage.length > 0);
         }
-        const malformed = await server.call('POST', kind.path, { key: owner.key, raw: '{"name":', contentType: 'application/json' });
+        const malformed = await server.call('POST', kind.path, {
+          key: owner.key,
+          raw: '{"name":',
+          contentType: 'application/json',
+        });
         assert.equal(malformed.status, 400);
-        assert.equal((await server.get(owner.key, `${kind.path}/${some.id}`)).body.name, some.name, 'nothing changed');
+        assert.equal(
+          (await server.get(owner.key, `${kind.path}/${some.id}`)).body.name,
+          some.name,
+          'nothing changed',
+        );
       });
     });
   }
@@ -310,11 +437,17 @@ describe('appointment types and outcomes', () => {
     const key = account.owner.key;
     const doomed = await server.post(key, '/v1/appointmentTypes', { name: 'Doomed' });
     const heir = await server.post(key, '/v1/appointmentTypes', { name: 'Heir' });
-    const creates = Array.from({ length: 12 }, (_, i) => server.post(key, '/v1/appointments', { title: `Race ${i}`, ...slot, typeId: doomed.body.id }));
-    const deletion = server.del(key, `/v1/appointmentTypes/${doomed.body.id}?assignTypeId=${heir.body.id}`);
+    const creates = Array.from({ length: 12 }, (_, i) =>
+      server.post(key, '/v1/appointments', { title: `Race ${i}`, ...slot, typeId: doomed.body.id }),
+    );
+    const deletion = server.del(
+      key,
+      `/v1/appointmentTypes/${doomed.body.id}?assignTypeId=${heir.body.id}`,
+    );
     const [deleted, ...made] = await Promise.all([deletion, ...creates]);
     assert.equal(deleted.status, 204, deleted.text);
-    for (const res of made) assert.ok(res.status === 201 || res.status === 400, `${res.status} ${res.text}`);
+    for (const res of made)
+      assert.ok(res.status === 201 || res.status === 400, `${res.status} ${res.text}`);
     const stored = await server.get(key, '/v1/appointments?limit=100');
     assert.equal(stored.body._metadata.total, made.filter((r) => r.status === 201).length);
     for (const a of stored.body.appointments) assert.equal(a.typeId, heir.body.id);
@@ -324,8 +457,12 @@ describe('appointment types and outcomes', () => {
     it('stores and returns both, validates them against the caller account (400 naming the field), and clears them with null', async () => {
       const account = await server.newAccount();
       const agent = await account.addUser('Agent');
-      const types: LabelOut[] = (await server.get(account.owner.key, '/v1/appointmentTypes?limit=100')).body.appointmenttypes;
-      const outcomes: LabelOut[] = (await server.get(account.owner.key, '/v1/appointmentOutcomes?limit=100')).body.appointmentoutcomes;
+      const types: LabelOut[] = (
+        await server.get(account.owner.key, '/v1/appointmentTypes?limit=100')
+      ).body.appointmenttypes;
+      const outcomes: LabelOut[] = (
+        await server.get(account.owner.key, '/v1/appointmentOutcomes?limit=100')
+      ).body.appointmentoutcomes;
       const showing = types.find((t) => t.name === 'Showing')!;
       const met = outcomes.find((o) => o.name === 'Met')!;
 
@@ -334,7 +471,12 @@ describe('appointment types and outcomes', () => {
       assert.equal(bare.body.typeId, null);
       assert.equal(bare.body.outcomeId, null);
 
-      const made = await server.post(agent.key, '/v1/appointments', { title: 'Tour', ...slot, typeId: String(showing.id), outcomeId: met.id });
+      const made = await server.post(agent.key, '/v1/appointments', {
+        title: 'Tour',
+        ...slot,
+        typeId: String(showing.id),
+        outcomeId: met.id,
+      });
       assert.equal(made.status, 201, made.text);
       assert.equal(made.body.typeId, showing.id);
       assert.equal(made.body.outcomeId, met.id);
@@ -345,16 +487,36 @@ describe('appointment types and outcomes', () => {
       assert.equal(listed.body.appointments[0].outcomeId, met.id);
 
       const stranger = await server.newAccount();
-      const theirType: LabelOut = (await server.get(stranger.owner.key, '/v1/appointmentTypes?limit=1')).body.appointmenttypes[0];
-      const theirOutcome: LabelOut = (await server.get(stranger.owner.key, '/v1/appointmentOutcomes?limit=1')).body.appointmentoutcomes[0];
+      const theirType: LabelOut = (
+        await server.get(stranger.owner.key, '/v1/appointmentTypes?limit=1')
+      ).body.appointmenttypes[0];
+      const theirOutcome: LabelOut = (
+        await server.get(stranger.owner.key, '/v1/appointmentOutcomes?limit=1')
+      ).body.appointmentoutcomes[0];
       const refusals: [string, Record<string, unknown>, string][] = [
-        ['typeId', { typeId: theirType.id }, `typeId: no appointment type ${theirType.id} in this account`],
+        [
+          'typeId',
+          { typeId: theirType.id },
+          `typeId: no appointment type ${theirType.id} in this account`,
+        ],
         ['typeId', { typeId: 999999999 }, 'typeId: no appointment type 999999999 in this account'],
-        ['outcomeId', { outcomeId: theirOutcome.id }, `outcomeId: no appointment outcome ${theirOutcome.id} in this account`],
-        ['outcomeId', { typeId: showing.id, outcomeId: 999999998 }, 'outcomeId: no appointment outcome 999999998 in this account'],
+        [
+          'outcomeId',
+          { outcomeId: theirOutcome.id },
+          `outcomeId: no appointment outcome ${theirOutcome.id} in this account`,
+        ],
+        [
+          'outcomeId',
+          { typeId: showing.id, outcomeId: 999999998 },
+          'outcomeId: no appointment outcome 999999998 in this account',
+        ],
       ];
       for (const [field, body, message] of refusals) {
-        const created = await server.post(agent.key, '/v1/appointments', { title: 'Bad', ...slot, ...body });
+        const created = await server.post(agent.key, '/v1/appointments', {
+          title: 'Bad',
+          ...slot,
+          ...body,
+        });
         assert.equal(created.status, 400, created.text);
         assert.equal(created.body.errorMessage, message);
         assert.equal(created.body.errors[0].field, field);
@@ -362,22 +524,41 @@ describe('appointment types and outcomes', () => {
         assert.equal(changed.status, 400, changed.text);
         assert.equal(changed.body.errorMessage, message);
       }
-      for (const body of [{ typeId: 'abc' }, { outcomeId: 0 }, { outcomeId: 99999999999 }, { typeId: 1.5 }]) {
-        const res = await server.post(agent.key, '/v1/appointments', { title: 'Bad', ...slot, ...body });
+      for (const body of [
+        { typeId: 'abc' },
+        { outcomeId: 0 },
+        { outcomeId: 99999999999 },
+        { typeId: 1.5 },
+      ]) {
+        const res = await server.post(agent.key, '/v1/appointments', {
+          title: 'Bad',
+          ...slot,
+          ...body,
+        });
         assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
         assert.match(res.body.errorMessage, /typeId|outcomeId/);
       }
       const unchanged = await server.get(agent.key, `/v1/appointments/${made.body.id}`);
       assert.equal(unchanged.body.typeId, showing.id);
       assert.equal(unchanged.body.outcomeId, met.id);
-      assert.equal((await server.get(account.owner.key, '/v1/appointments')).body._metadata.total, 2, 'no refused appointment was stored');
+      assert.equal(
+        (await server.get(account.owner.key, '/v1/appointments')).body._metadata.total,
+        2,
+        'no refused appointment was stored',
+      );
 
       const noShow = outcomes.find((o) => o.name === 'No Show')!;
-      const changed = await server.put(agent.key, `/v1/appointments/${made.body.id}`, { outcomeId: noShow.id, title: 'Tour 2' });
+      const changed = await server.put(agent.key, `/v1/appointments/${made.body.id}`, {
+        outcomeId: noShow.id,
+        title: 'Tour 2',
+      });
       assert.equal(changed.status, 200, changed.text);
       assert.equal(changed.body.outcomeId, noShow.id);
       assert.equal(changed.body.typeId, showing.id, 'absent typeId keeps its value');
-      const cleared = await server.put(agent.key, `/v1/appointments/${made.body.id}`, { typeId: null, outcomeId: null });
+      const cleared = await server.put(agent.key, `/v1/appointments/${made.body.id}`, {
+        typeId: null,
+        outcomeId: null,
+      });
       assert.equal(cleared.status, 200, cleared.text);
       assert.equal(cleared.body.typeId, null);
       assert.equal(cleared.body.outcomeId, null);
@@ -388,11 +569,22 @@ describe('appointment types and outcomes', () => {
       const admin = await account.addUser('Admin');
       const agent = await account.addUser('Agent');
       const made = await server.post(admin.key, '/v1/appointmentTypes', { name: 'Inspection' });
-      const used = await server.post(agent.key, '/v1/appointments', { title: 'Inspect', ...slot, typeId: made.body.id });
+      const used = await server.post(agent.key, '/v1/appointments', {
+        title: 'Inspect',
+        ...slot,
+        typeId: made.body.id,
+      });
       assert.equal(used.status, 201, used.text);
       const spare = await server.post(admin.key, '/v1/appointmentTypes', { name: 'Spare' });
-      assert.equal((await server.del(admin.key, `/v1/appointmentTypes/${spare.body.id}`)).status, 204);
-      const refused = await server.post(agent.key, '/v1/appointments', { title: 'Late', ...slot, typeId: spare.body.id });
+      assert.equal(
+        (await server.del(admin.key, `/v1/appointmentTypes/${spare.body.id}`)).status,
+        204,
+      );
+      const refused = await server.post(agent.key, '/v1/appointments', {
+        title: 'Late',
+        ...slot,
+        typeId: spare.body.id,
+      });
       assert.equal(refused.status, 400);
       assert.match(refused.body.errorMessage, /^typeId: /);
     });
@@ -441,7 +633,12 @@ describe('migration 0120 on existing data', () => {
     const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0120'));
     const migrator = new Migrator({
       db,
-      provider: { getMigrations: async () => Object.fromEntries(Object.entries(before).map(([name, m]) => [name, { up: (d) => m.up(d, dialect) }])) },
+      provider: {
+        getMigrations: async () =>
+          Object.fromEntries(
+            Object.entries(before).map(([name, m]) => [name, { up: (d) => m.up(d, dialect) }]),
+          ),
+      },
     });
     const { error } = await migrator.migrateToLatest();
     assert.equal(error, undefined);
@@ -449,20 +646,50 @@ describe('migration 0120 on existing data', () => {
     const keys: string[] = [];
     const accounts: number[] = [];
     for (const name of ['Old A', 'Old B']) {
-      const account = await db.insertInto('accounts').values({ name, created_at: at }).returning('id').executeTakeFirstOrThrow();
+      const account = await db
+        .insertInto('accounts')
+        .values({ name, created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const key = newSecret('hk');
-      await db.insertInto('users').values({
-        account_id: account.id, name: `Owner ${name}`, first_name: 'Owner', last_name: name, email: `${unique('old')}@example.com`, phone: '',
-        role: 'Owner', api_key_hash: hashSecret(key), created_at: at, updated_at: at,
-      }).execute();
+      await db
+        .insertInto('users')
+        .values({
+          account_id: account.id,
+          name: `Owner ${name}`,
+          first_name: 'Owner',
+          last_name: name,
+          email: `${unique('old')}@example.com`,
+          phone: '',
+          role: 'Owner',
+          api_key_hash: hashSecret(key),
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
       keys.push(key);
       accounts.push(account.id);
     }
     const appointment = (accountId: number, typeId: number | null) =>
-      db.insertInto('appointments').values({
-        account_id: accountId, title: `old ${typeId}`, start_at: at, end_at: at, all_day: 0, description: '', location: '', type_id: typeId,
-        origin: 'hearth', created_by_id: null, created_at: at, updated_at: at,
-      }).returning('id').executeTakeFirstOrThrow().then((r) => r.id);
+      db
+        .insertInto('appointments')
+        .values({
+          account_id: accountId,
+          title: `old ${typeId}`,
+          start_at: at,
+          end_at: at,
+          all_day: 0,
+          description: '',
+          location: '',
+          type_id: typeId,
+          origin: 'hearth',
+          created_by_id: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => r.id);
     const a7 = await appointment(accounts[0], 7);
     const a3 = await appointment(accounts[0], 3);
     const a7b = await appointment(accounts[0], 7);
@@ -472,13 +699,35 @@ describe('migration 0120 on existing data', () => {
 
     server = await startServer({ env: { DATABASE_URL: url } });
     assert.equal(dialectOf(url), server.ctx.dialect);
-    const typesA: LabelOut[] = (await server.get(keys[0], '/v1/appointmentTypes?limit=100')).body.appointmenttypes;
-    assert.deepEqual(typesA.map((t) => t.name), ['Buyer Consultation', 'Listing Appointment', 'Showing', 'Closing', 'Other', 'Type 3', 'Type 7']);
-    assert.deepEqual(typesA.map((t) => t.orderWeight), [10, 20, 30, 40, 50, 60, 70]);
-    const typesB: LabelOut[] = (await server.get(keys[1], '/v1/appointmentTypes?limit=100')).body.appointmenttypes;
-    assert.deepEqual(typesB.map((t) => t.name), ['Buyer Consultation', 'Listing Appointment', 'Showing', 'Closing', 'Other', 'Type 3']);
+    const typesA: LabelOut[] = (await server.get(keys[0], '/v1/appointmentTypes?limit=100')).body
+      .appointmenttypes;
+    assert.deepEqual(
+      typesA.map((t) => t.name),
+      [
+        'Buyer Consultation',
+        'Listing Appointment',
+        'Showing',
+        'Closing',
+        'Other',
+        'Type 3',
+        'Type 7',
+      ],
+    );
+    assert.deepEqual(
+      typesA.map((t) => t.orderWeight),
+      [10, 20, 30, 40, 50, 60, 70],
+    );
+    const typesB: LabelOut[] = (await server.get(keys[1], '/v1/appointmentTypes?limit=100')).body
+      .appointmenttypes;
+    assert.deepEqual(
+      typesB.map((t) => t.name),
+      ['Buyer Consultation', 'Listing Appointment', 'Showing', 'Closing', 'Other', 'Type 3'],
+    );
     const outcomesB = await server.get(keys[1], '/v1/appointmentOutcomes?limit=100');
-    assert.deepEqual(outcomesB.body.appointmentoutcomes.map((o: LabelOut) => o.name), ['Met', 'No Show', 'Rescheduled', 'Canceled']);
+    assert.deepEqual(
+      outcomesB.body.appointmentoutcomes.map((o: LabelOut) => o.name),
+      ['Met', 'No Show', 'Rescheduled', 'Canceled'],
+    );
 
     const typeOf = async (key: string, id: number) => {
       const res = await server!.get(key, `/v1/appointments/${id}`);
@@ -495,10 +744,16 @@ describe('migration 0120 on existing data', () => {
 
     // The kept type behaves like any other: it can be deleted into a default one.
     const showing = typesA.find((t) => t.name === 'Showing')!.id;
-    assert.equal((await server.del(keys[0], `/v1/appointmentTypes/${type7}?assignTypeId=${showing}`)).status, 204);
+    assert.equal(
+      (await server.del(keys[0], `/v1/appointmentTypes/${type7}?assignTypeId=${showing}`)).status,
+      204,
+    );
     assert.equal(await typeOf(keys[0], a7), showing);
     // Accounts made after the migration get the defaults from account creation.
     const fresh = await server.newAccount();
-    assert.equal((await server.get(fresh.owner.key, '/v1/appointmentTypes')).body._metadata.total, 5);
+    assert.equal(
+      (await server.get(fresh.owner.key, '/v1/appointmentTypes')).body._metadata.total,
+      5,
+    );
   });
 });

@@ -16,7 +16,14 @@ describe('loadConfig', () => {
     pem = path.join(dir, 'x.pem');
     writeFileSync(pem, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
     goodLimits = path.join(dir, 'limits.json');
-    writeFileSync(goodLimits, JSON.stringify({ withSystemKey: { global: 250 }, withoutSystemKey: { global: 125 }, systems: { Zillow: { global: 1000 } } }));
+    writeFileSync(
+      goodLimits,
+      JSON.stringify({
+        withSystemKey: { global: 250 },
+        withoutSystemKey: { global: 125 },
+        systems: { Zillow: { global: 1000 } },
+      }),
+    );
     badJson = path.join(dir, 'bad.json');
     writeFileSync(badJson, '{ not json');
     badShape = path.join(dir, 'shape.json');
@@ -46,19 +53,39 @@ describe('loadConfig', () => {
 
   it('reads good values', () => {
     const c = loadConfig({
-      ...base(), PORT: '9000', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u@db:5432/hearth', REDIS_URL: 'redis://127.0.0.1:6379',
-      HEARTH_PUBLIC_URL: 'https://crm.example.com/', HEARTH_TLS_CERT: pem, HEARTH_TLS_KEY: pem, HEARTH_TRUST_PROXY: '1', HEARTH_ROLE: 'worker',
-      HEARTH_WEBHOOK_ALLOW_PRIVATE: '1', HEARTH_WEBHOOK_CA: pem, HEARTH_WEBHOOK_RETRY_SCHEDULE: '1, 2,3', HEARTH_WEBHOOK_RETRY_WINDOW: '60',
-      HEARTH_WEBHOOK_TIMEOUT: '5', HEARTH_SIGNATURE_HEADER: 'X-Sig', HEARTH_RATE_LIMITS: goodLimits,
+      ...base(),
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@db:5432/hearth',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      HEARTH_PUBLIC_URL: 'https://crm.example.com/',
+      HEARTH_TLS_CERT: pem,
+      HEARTH_TLS_KEY: pem,
+      HEARTH_TRUST_PROXY: '1',
+      HEARTH_ROLE: 'worker',
+      HEARTH_WEBHOOK_ALLOW_PRIVATE: '1',
+      HEARTH_WEBHOOK_CA: pem,
+      HEARTH_WEBHOOK_RETRY_SCHEDULE: '1, 2,3',
+      HEARTH_WEBHOOK_RETRY_WINDOW: '60',
+      HEARTH_WEBHOOK_TIMEOUT: '5',
+      HEARTH_SIGNATURE_HEADER: 'X-Sig',
+      HEARTH_RATE_LIMITS: goodLimits,
     });
     assert.equal(c.port, 9000);
     assert.equal(c.publicUrl, 'https://crm.example.com');
     assert.equal(c.trustProxy, true);
     assert.equal(c.role, 'worker');
     assert.deepEqual(c.webhookRetrySchedule, [1, 2, 3]);
-    assert.deepEqual(c.rateLimits, { withSystemKey: { global: 250 }, withoutSystemKey: { global: 125 }, systems: { Zillow: { global: 1000 } } });
+    assert.deepEqual(c.rateLimits, {
+      withSystemKey: { global: 250 },
+      withoutSystemKey: { global: 125 },
+      systems: { Zillow: { global: 1000 } },
+    });
     assert.equal(loadConfig({ ...base(), HEARTH_RATE_LIMITS: 'off' }).rateLimits, 'off');
-    assert.equal(loadConfig({ ...base(), DATABASE_URL: 'sqlite::memory:' }).databaseUrl, 'sqlite::memory:');
+    assert.equal(
+      loadConfig({ ...base(), DATABASE_URL: 'sqlite::memory:' }).databaseUrl,
+      'sqlite::memory:',
+    );
     assert.equal(loadConfig({ ...base(), PORT: '0' }).port, 0);
   });
 
@@ -73,7 +100,10 @@ describe('loadConfig', () => {
     ['REDIS_URL', { REDIS_URL: 'not a url' }],
     ['HEARTH_PUBLIC_URL', { HEARTH_PUBLIC_URL: 'crm.example.com' }],
     ['HEARTH_PUBLIC_URL', { HEARTH_PUBLIC_URL: 'ftp://crm.example.com' }],
-    ['HEARTH_TLS_CERT', { HEARTH_TLS_CERT: '/nonexistent/cert.pem', HEARTH_TLS_KEY: '/nonexistent/key.pem' }],
+    [
+      'HEARTH_TLS_CERT',
+      { HEARTH_TLS_CERT: '/nonexistent/cert.pem', HEARTH_TLS_KEY: '/nonexistent/key.pem' },
+    ],
     ['HEARTH_TLS_KEY', { HEARTH_TLS_CERT: 'PEM' }],
     ['HEARTH_TLS_CERT', { HEARTH_TLS_KEY: 'PEM' }],
     ['HEARTH_TRUST_PROXY', { HEARTH_TRUST_PROXY: 'yes' }],
@@ -95,7 +125,12 @@ describe('loadConfig', () => {
   ];
   for (const [variable, env] of bad) {
     it(`a bad ${variable} (${JSON.stringify(Object.values(env)[0])}) stops loadConfig with one line naming it`, () => {
-      const resolved = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === 'PEM' ? pem : v === 'BAD_JSON' ? badJson : v === 'BAD_SHAPE' ? badShape : v]));
+      const resolved = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          v === 'PEM' ? pem : v === 'BAD_JSON' ? badJson : v === 'BAD_SHAPE' ? badShape : v,
+        ]),
+      );
       assert.throws(
         () => loadConfig({ ...base(), ...resolved }),
         (err: unknown) => {

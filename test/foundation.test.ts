@@ -30,7 +30,11 @@ describe('foundation: server, auth, errors', () => {
 
   it('creates and reads a person', async () => {
     const { owner } = await server.newAccount();
-    const created = await server.post(owner.key, '/v1/people', { firstName: 'Ada', lastName: 'Lovelace', emails: [{ value: 'ada@example.com' }] });
+    const created = await server.post(owner.key, '/v1/people', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      emails: [{ value: 'ada@example.com' }],
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.name, 'Ada Lovelace');
     assert.equal(created.body.stage, 'Lead');
@@ -49,7 +53,10 @@ describe('foundation: server, auth, errors', () => {
     const second = await server.post(owner.key, '/v1/people', { firstName: 'Second' });
     assert.equal((await server.del(owner.key, `/v1/people/${second.body.id}`)).status, 204);
     const third = await server.post(owner.key, '/v1/people', { firstName: 'Third' });
-    assert.ok(third.body.id > second.body.id, `id ${third.body.id} reuses a deleted id (${second.body.id})`);
+    assert.ok(
+      third.body.id > second.body.id,
+      `id ${third.body.id} reuses a deleted id (${second.body.id})`,
+    );
     assert.ok(second.body.id > first.body.id);
   });
 });

@@ -12,13 +12,16 @@ describe('SQLite group commit', () => {
   let dir: string;
   let opened: OpenedDatabase;
   let observer: Database.Database;
-  const visible = (value: string) => observer.prepare('select count(*) as n from items where value = ?').get(value) as { n: number };
+  const visible = (value: string) =>
+    observer.prepare('select count(*) as n from items where value = ?').get(value) as { n: number };
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'hearth-group-'));
     const file = path.join(dir, 'group.db');
     opened = openDatabase(`sqlite:${file}`);
-    await sql`create table items (id integer primary key, value text not null unique)`.execute(opened.db);
+    await sql`create table items (id integer primary key, value text not null unique)`.execute(
+      opened.db,
+    );
     // Another connection, as another process would see the file.
     observer = new Database(file, { readonly: true });
   });
@@ -58,7 +61,10 @@ describe('SQLite group commit', () => {
       insert('group-a'), // unique violation: fails alone
       insert('group-c'),
     ]);
-    assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /the handler failed/);
     assert.match(String((outcomes[3] as PromiseRejectedResult).reason), /UNIQUE/);
     assert.equal(visible('group-doomed').n, 0);
@@ -77,9 +83,14 @@ describe('SQLite group commit', () => {
   it('a write with RETURNING outside a transaction is committed before its caller resumes', async () => {
     const [, returned] = await Promise.all([
       insert('beside-returning'),
-      sql<{ id: number; value: string }>`insert into items (value) values ('returning-write') returning id, value`.execute(opened.db).then((r) => {
-        return { row: r.rows[0], seen: visible('returning-write').n };
-      }),
+      sql<{
+        id: number;
+        value: string;
+      }>`insert into items (value) values ('returning-write') returning id, value`
+        .execute(opened.db)
+        .then((r) => {
+          return { row: r.rows[0], seen: visible('returning-write').n };
+        }),
     ]);
     assert.equal(returned.row.value, 'returning-write');
     assert.equal(returned.seen, 1);
@@ -88,18 +99,25 @@ describe('SQLite group commit', () => {
   it('a read outside a transaction never sees changes that are not yet committed', async () => {
     const pending = insert('not-yet');
     // Runs while the insert above sits in an open group, waiting for its COMMIT.
-    const read = sql<{ n: number }>`select count(*) as n from items where value = 'not-yet'`.execute(opened.db).then((r) => ({
-      readSaw: r.rows[0].n,
-      committed: visible('not-yet').n,
-    }));
+    const read = sql<{ n: number }>`select count(*) as n from items where value = 'not-yet'`
+      .execute(opened.db)
+      .then((r) => ({
+        readSaw: r.rows[0].n,
+        committed: visible('not-yet').n,
+      }));
     const [, outcome] = await Promise.all([pending, read]);
-    assert.ok(outcome.readSaw <= outcome.committed, `the read saw ${outcome.readSaw} row(s) while ${outcome.committed} were committed`);
+    assert.ok(
+      outcome.readSaw <= outcome.committed,
+      `the read saw ${outcome.readSaw} row(s) while ${outcome.committed} were committed`,
+    );
   });
 
   it('reads inside a transaction see its own writes; nothing leaks out of a rolled-back one', async () => {
     const inside = await opened.db.transaction().execute(async (trx) => {
       await sql`insert into items (value) values ('read-own')`.execute(trx);
-      const { rows } = await sql<{ n: number }>`select count(*) as n from items where value = 'read-own'`.execute(trx);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from items where value = 'read-own'`.execute(trx);
       return rows[0].n;
     });
     assert.equal(inside, 1);
@@ -109,7 +127,9 @@ describe('SQLite group commit', () => {
         throw new Error('no');
       }),
     );
-    const { rows } = await sql<{ n: number }>`select count(*) as n from items where value = 'never'`.execute(opened.db);
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from items where value = 'never'`.execute(opened.db);
     assert.equal(rows[0].n, 0);
   });
 });
@@ -138,7 +158,9 @@ describe('SQLite group commit: closing the database', () => {
     await assert.rejects(halfDone);
     const check = new Database(file, { readonly: true });
     try {
-      const values = (check.prepare('select value from items order by id').all() as { value: string }[]).map((r) => r.value);
+      const values = (
+        check.prepare('select value from items order by id').all() as { value: string }[]
+      ).map((r) => r.value);
       assert.deepEqual(values, ['finished']);
     } finally {
       check.close();
@@ -158,12 +180,17 @@ describe('SQLite WAL checkpoints run in the background', () => {
       const before = statSync(file).size;
       // About 4 MB: far below the writer's own checkpoint threshold (WRITER_AUTOCHECKPOINT_PAGES).
       await opened.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < 1000; i++) await sql`insert into blobs (body) values (${'x'.repeat(4000)})`.execute(trx);
+        for (let i = 0; i < 1000; i++)
+          await sql`insert into blobs (body) values (${'x'.repeat(4000)})`.execute(trx);
       });
       assert.ok(statSync(`${file}-wal`).size > 4_000_000, 'the commit went to the WAL');
       const deadline = Date.now() + 10_000;
-      while (statSync(file).size < before + 4_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(statSync(file).size >= before + 4_000_000, 'the background checkpoint copied the pages into the database file');
+      while (statSync(file).size < before + 4_000_000 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      assert.ok(
+        statSync(file).size >= before + 4_000_000,
+        'the background checkpoint copied the pages into the database file',
+      );
     } finally {
       await opened.db.destroy();
       rmSync(dir, { recursive: true, force: true });

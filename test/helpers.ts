@@ -10,13 +10,19 @@ import { createContext } from '../src/bootstrap.js';
 import type { AppContext } from '../src/context.js';
 import { loadTls } from '../src/tls.js';
 import { startWorker } from '../src/worker.js';
-import { createAccount, createSystem, createUser, type UserRole } from '../src/accounts/accounts.service.js';
+import {
+  createAccount,
+  createSystem,
+  createUser,
+  type UserRole,
+} from '../src/accounts/accounts.service.js';
 import type { Clock } from '../src/time.js';
 import pino from 'pino';
 
 export const PUBLIC_URL = 'https://hearth.test';
 
-export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ApiResponse<T = any> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: T;
@@ -55,8 +61,18 @@ export interface TestServer {
   call(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   /** Shorthands that send the given key. */
   get(key: string, path: string, headers?: Record<string, string>): Promise<ApiResponse>;
-  post(key: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
-  put(key: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  post(
+    key: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
+  put(
+    key: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse>;
   del(key: string, path: string, headers?: Record<string, string>): Promise<ApiResponse>;
   newAccount(name?: string): Promise<TestAccount>;
   newSystem(prefix?: string): Promise<{ name: string; key: string }>;
@@ -78,7 +94,14 @@ export function basic(key: string): string {
  * (each test makes its own accounts there, so suites can share one database).
  */
 export async function startServer(
-  options: { env?: Record<string, string>; worker?: boolean; api?: boolean; clock?: Clock } = {},
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    api?: boolean;
+    clock?: Clock;
+    /** Receives the server's log lines (info level and up) instead of discarding them. */
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hearth-test-'));
   const env: Record<string, string> = {
@@ -91,7 +114,9 @@ export async function startServer(
     ...options.env,
   };
   const config = loadConfig(env);
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const log = options.logStream
+    ? pino({ level: 'info' }, options.logStream)
+    : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ctx = await createContext(config, { log, clock: options.clock });
   const tls = await loadTls(config);
   let app: FastifyInstance | null = null;
@@ -103,9 +128,17 @@ export async function startServer(
     url = `${config.trustProxy ? 'http' : 'https'}://127.0.0.1:${port}`;
   }
   const worker = options.worker ? startWorker(ctx) : null;
-  const dispatcher = new Agent({ connect: { ca: tls.cert, servername: 'localhost' }, keepAliveTimeout: 10, pipelining: 0 });
+  const dispatcher = new Agent({
+    connect: { ca: tls.cert, servername: 'localhost' },
+    keepAliveTimeout: 10,
+    pipelining: 0,
+  });
 
-  const call = async (method: string, route: string, opts: RequestOptions = {}): Promise<ApiResponse> => {
+  const call = async (
+    method: string,
+    route: string,
+    opts: RequestOptions = {},
+  ): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers.authorization = basic(opts.key);
     let body: string | Buffer | undefined;
@@ -116,7 +149,12 @@ export async function startServer(
       body = JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
-    const res = await request(`${url}${route}`, { method: method as 'GET', headers, body, dispatcher });
+    const res = await request(`${url}${route}`, {
+      method: method as 'GET',
+      headers,
+      body,
+      dispatcher,
+    });
     const text = await res.body.text();
     let parsed: unknown = undefined;
     if (text) {
@@ -141,13 +179,22 @@ export async function startServer(
     put: (key, route, body, headers) => call('PUT', route, { key, body, headers }),
     del: (key, route, headers) => call('DELETE', route, { key, headers }),
     async newAccount(name = unique('Team')) {
-      const created = await createAccount(ctx.db, { name, ownerName: `Owner ${name}`, ownerEmail: `${unique('owner')}@example.com` });
+      const created = await createAccount(ctx.db, {
+        name,
+        ownerName: `Owner ${name}`,
+        ownerEmail: `${unique('owner')}@example.com`,
+      });
       const accountId = created.account.id;
       return {
         accountId,
         owner: { id: created.user.id, key: created.apiKey, role: 'Owner', name: created.user.name },
         async addUser(role: UserRole, userName = unique(role)) {
-          const user = await createUser(ctx.db, { accountId, role, name: userName, email: `${unique(role.toLowerCase())}@example.com` });
+          const user = await createUser(ctx.db, {
+            accountId,
+            role,
+            name: userName,
+            email: `${unique(role.toLowerCase())}@example.com`,
+          });
           return { id: user.user.id, key: user.apiKey, role, name: user.user.name };
         },
       };

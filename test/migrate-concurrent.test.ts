@@ -7,12 +7,22 @@ import path from 'node:path';
 import { ROOT } from './process.js';
 import { migrations } from '../src/db/migrations/index.js';
 
-function migrateInOwnProcess(dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function migrateInOwnProcess(
+  dir: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), 'migrate'], {
-      env: { ...process.env, HEARTH_DATA_DIR: dir, DATABASE_URL: `sqlite:${path.join(dir, 'hearth.db')}` },
-      cwd: ROOT,
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), 'migrate'],
+      {
+        env: {
+          ...process.env,
+          HEARTH_DATA_DIR: dir,
+          DATABASE_URL: `sqlite:${path.join(dir, 'hearth.db')}`,
+        },
+        cwd: ROOT,
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

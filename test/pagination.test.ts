@@ -14,7 +14,12 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     account = await server.newAccount();
     key = account.owner.key;
     for (let i = 0; i < 25; i++) {
-      const res = await server.post(key, '/v1/people', { firstName: `P${String(i).padStart(2, '0')}`, lastName: i % 2 ? 'Odd' : 'Even', price: (i * 7) % 10, tags: ['seed'] });
+      const res = await server.post(key, '/v1/people', {
+        firstName: `P${String(i).padStart(2, '0')}`,
+        lastName: i % 2 ? 'Odd' : 'Even',
+        price: (i * 7) % 10,
+        tags: ['seed'],
+      });
       seeded.push(res.body.id);
     }
     seeded = seeded.sort((a, b) => a - b);
@@ -31,7 +36,10 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     assert.equal(m.limit, 10);
     assert.equal(m.total, 25);
     assert.equal(typeof m.next, 'string');
-    assert.deepEqual(res.body.people.map((p: { id: number }) => p.id), [...seeded].reverse().slice(0, 10));
+    assert.deepEqual(
+      res.body.people.map((p: { id: number }) => p.id),
+      [...seeded].reverse().slice(0, 10),
+    );
   });
 
   it('limit above 100 counts as 100; limit 0 returns only the total', async () => {
@@ -58,21 +66,27 @@ describe('pagination (on /v1/people, shared by every list)', () => {
   it('offset skips records; numeric strings work', async () => {
     const res = await server.get(key, '/v1/people?limit=5&offset=20');
     assert.equal(res.body._metadata.offset, 20);
-    assert.deepEqual(res.body.people.map((p: { id: number }) => p.id), [...seeded].reverse().slice(20, 25));
+    assert.deepEqual(
+      res.body.people.map((p: { id: number }) => p.id),
+      [...seeded].reverse().slice(20, 25),
+    );
     assert.equal(res.body._metadata.next, undefined);
     const beyond = await server.get(key, '/v1/people?offset=2000');
     assert.equal(beyond.status, 200);
     assert.deepEqual(beyond.body.people, []);
   });
 
-  it("offset past 2000 is 400 \"Deep pagination disabled, use 'nextLink' url\"", async () => {
+  it('offset past 2000 is 400 "Deep pagination disabled, use \'nextLink\' url"', async () => {
     const res = await server.get(key, '/v1/people?offset=2001');
     assert.equal(res.status, 400);
     assert.equal(res.body.errorMessage, "Deep pagination disabled, use 'nextLink' url");
   });
 
   it('nextLink is a complete URL on the public base carrying every filter; with next, offset is ignored', async () => {
-    const res = await server.get(key, '/v1/people?limit=3&offset=2&lastName=Odd&tags=seed&sort=-id&fields=firstName,lastName&system=Crm');
+    const res = await server.get(
+      key,
+      '/v1/people?limit=3&offset=2&lastName=Odd&tags=seed&sort=-id&fields=firstName,lastName&system=Crm',
+    );
     assert.equal(res.status, 200, res.text);
     const link = new URL(res.body._metadata.nextLink);
     assert.equal(`${link.protocol}//${link.host}`, PUBLIC_URL);
@@ -89,8 +103,12 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     assert.equal(second.status, 200, second.text);
     assert.equal(second.body._metadata.offset, 5);
     const odd = [...seeded].reverse().filter((_, i) => (seeded.length - 1 - i) % 2 === 1);
-    assert.deepEqual(second.body.people.map((p: { id: number }) => p.id), odd.slice(5, 8));
-    for (const person of second.body.people) assert.deepEqual(Object.keys(person).sort(), ['firstName', 'id', 'lastName']);
+    assert.deepEqual(
+      second.body.people.map((p: { id: number }) => p.id),
+      odd.slice(5, 8),
+    );
+    for (const person of second.body.people)
+      assert.deepEqual(Object.keys(person).sort(), ['firstName', 'id', 'lastName']);
   });
 
   it('following nextLink visits every record once, in order', async () => {
@@ -113,7 +131,8 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     const team = await server.newAccount();
     const k = team.owner.key;
     const original: number[] = [];
-    for (let i = 0; i < 30; i++) original.push((await server.post(k, '/v1/people', { firstName: `C${i}` })).body.id);
+    for (let i = 0; i < 30; i++)
+      original.push((await server.post(k, '/v1/people', { firstName: `C${i}` })).body.id);
     const deleted = new Set<number>();
     const inserted = new Set<number>();
     const seen: number[] = [];
@@ -125,9 +144,19 @@ describe('pagination (on /v1/people, shared by every list)', () => {
       seen.push(...res.body.people.map((p: { id: number }) => p.id));
       path = res.body._metadata.nextLink?.slice(PUBLIC_URL.length);
       // between pages: add two new people and delete one already seen and one not yet seen
-      for (let j = 0; j < 2; j++) inserted.add((await server.post(k, '/v1/people', { firstName: `New${round}-${j}` })).body.id);
+      for (let j = 0; j < 2; j++)
+        inserted.add(
+          (await server.post(k, '/v1/people', { firstName: `New${round}-${j}` })).body.id,
+        );
       const seenVictim = original.find((id) => seen.includes(id) && !deleted.has(id));
-      const unseenVictim = [...original].reverse().find((id) => !seen.includes(id) && !deleted.has(id) && id !== Math.min(...original.filter((x) => !deleted.has(x))));
+      const unseenVictim = [...original]
+        .reverse()
+        .find(
+          (id) =>
+            !seen.includes(id) &&
+            !deleted.has(id) &&
+            id !== Math.min(...original.filter((x) => !deleted.has(x))),
+        );
       for (const victim of [seenVictim, round % 2 === 0 ? unseenVictim : undefined]) {
         if (victim === undefined) continue;
         assert.equal((await server.del(k, `/v1/people/${victim}`)).status, 204);
@@ -138,10 +167,15 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     }
     assert.equal(new Set(seen).size, seen.length, 'no duplicates');
     const survivors = original.filter((id) => !deleted.has(id));
-    for (const id of survivors) assert.ok(seen.includes(id), `record ${id} that existed throughout was skipped`);
+    for (const id of survivors)
+      assert.ok(seen.includes(id), `record ${id} that existed throughout was skipped`);
     // newest first: new records (higher ids) never appear after the cursor moved past them
-    for (const id of seen) assert.ok(!inserted.has(id), 'records inserted after the first page are above the cursor');
-    assert.deepEqual(seen.filter((id) => original.includes(id)), [...seen.filter((id) => original.includes(id))].sort((a, b) => b - a));
+    for (const id of seen)
+      assert.ok(!inserted.has(id), 'records inserted after the first page are above the cursor');
+    assert.deepEqual(
+      seen.filter((id) => original.includes(id)),
+      [...seen.filter((id) => original.includes(id))].sort((a, b) => b - a),
+    );
   });
 
   it('cursors work with sorted lists, ties broken by id, under inserts', async () => {
@@ -153,7 +187,9 @@ describe('pagination (on /v1/people, shared by every list)', () => {
       const res = await server.post(k, '/v1/people', { name: n, price: n.length });
       people.push({ id: res.body.id, name: n });
     }
-    const expected = [...people].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id)).map((p) => p.id);
+    const expected = [...people]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id))
+      .map((p) => p.id);
     const seen: number[] = [];
     let path: string | undefined = '/v1/people?sort=name&limit=3';
     while (path) {
@@ -173,8 +209,13 @@ describe('pagination (on /v1/people, shared by every list)', () => {
       path = res.body._metadata.nextLink?.slice(PUBLIC_URL.length);
     }
     const withA = people.filter((p) => p.name.toLowerCase().includes('a'));
-    const aarons = (await server.get(k, '/v1/people?name=aaron&limit=100')).body.people.map((p: { id: number }) => p.id);
-    const descExpected = [...withA.map((p) => ({ ...p })), ...aarons.map((id: number) => ({ id, name: 'Aaron' }))]
+    const aarons = (await server.get(k, '/v1/people?name=aaron&limit=100')).body.people.map(
+      (p: { id: number }) => p.id,
+    );
+    const descExpected = [
+      ...withA.map((p) => ({ ...p })),
+      ...aarons.map((id: number) => ({ id, name: 'Aaron' })),
+    ]
       .sort((a, b) => (a.name > b.name ? -1 : a.name < b.name ? 1 : b.id - a.id))
       .map((p) => p.id);
     assert.deepEqual(desc, descExpected);
@@ -193,15 +234,18 @@ describe('pagination (on /v1/people, shared by every list)', () => {
 
   it('pages reached with next report the total counted when the listing began', async () => {
     const other = await server.newAccount();
-    for (let i = 0; i < 5; i++) await server.post(other.owner.key, '/v1/people', { firstName: `T${i}` });
+    for (let i = 0; i < 5; i++)
+      await server.post(other.owner.key, '/v1/people', { firstName: `T${i}` });
     const first = await server.get(other.owner.key, '/v1/people?limit=2');
     assert.equal(first.body._metadata.total, 5);
     await server.post(other.owner.key, '/v1/people', { firstName: 'Late' });
-    const second = await server.get(other.owner.key, `/v1/people?limit=2&next=${encodeURIComponent(first.body._metadata.next)}`);
+    const second = await server.get(
+      other.owner.key,
+      `/v1/people?limit=2&next=${encodeURIComponent(first.body._metadata.next)}`,
+    );
     assert.equal(second.body._metadata.total, 5);
     assert.equal(second.body._metadata.offset, 2);
     const fresh = await server.get(other.owner.key, '/v1/people?limit=2');
     assert.equal(fresh.body._metadata.total, 6, 'a new listing counts again');
   });
 });
-

@@ -21,12 +21,30 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     const lender = await account.addUser('Lender', 'Len \\ Lender');
     const people = [
       {
-        firstName: 'Zoë', lastName: 'Ünïcødé 😀', stage: 'Prospect', source: 'www.zillow.com', sourceUrl: 'https://zillow.com/a?b=1&c="2"',
-        price: 451234.75, contacted: true, background: 'Line one\nline two\t"quoted" \\ back\u0001slash </script> {ends in braces}}',
+        firstName: 'Zoë',
+        lastName: 'Ünïcødé 😀',
+        stage: 'Prospect',
+        source: 'www.zillow.com',
+        sourceUrl: 'https://zillow.com/a?b=1&c="2"',
+        price: 451234.75,
+        contacted: true,
+        background: 'Line one\nline two\t"quoted" \\ back\u0001slash </script> {ends in braces}}',
         emails: [{ value: 'Zoe@Example.com', type: 'work' }, 'second@example.com'],
         phones: [{ value: '+1 (555) 010-1000', type: 'mobile', isPrimary: true }],
-        addresses: [{ street: '1 "Main" St', city: 'Springfield', state: 'IL', code: '62701', country: 'US', type: 'home' }],
-        tags: ['Buyer', 'VIP', 'ünï'], assignedUserId: agent.id, assignedLenderId: lender.id, collaborators: [agent.id, lender.id],
+        addresses: [
+          {
+            street: '1 "Main" St',
+            city: 'Springfield',
+            state: 'IL',
+            code: '62701',
+            country: 'US',
+            type: 'home',
+          },
+        ],
+        tags: ['Buyer', 'VIP', 'ünï'],
+        assignedUserId: agent.id,
+        assignedLenderId: lender.id,
+        collaborators: [agent.id, lender.id],
       },
       { name: 'Plain Person' },
       { firstName: 'Price', lastName: 'Whole', price: 300000, stage: 'Lead' },
@@ -38,7 +56,13 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
       ids.push(res.body.id);
     }
     // lastActivity set by a logged call
-    const call = await server.post(key, '/v1/calls', { personId: ids[0], phone: '5550101000', outcome: 'Interested', duration: 30, isIncoming: false });
+    const call = await server.post(key, '/v1/calls', {
+      personId: ids[0],
+      phone: '5550101000',
+      outcome: 'Interested',
+      duration: 30,
+      isIncoming: false,
+    });
     assert.equal(call.status, 201, call.text);
   });
   after(async () => server.close());
@@ -47,15 +71,24 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     const fromDatabase = await server.get(key, '/v1/people?limit=100');
     assert.equal(fromDatabase.status, 200, fromDatabase.text);
     assert.match(String(fromDatabase.headers['content-type']), /^application\/json; charset=utf-8/);
-    const presented = await server.get(key, `/v1/people?limit=100&fields=${STANDARD_FIELDS.join(',')}`);
+    const presented = await server.get(
+      key,
+      `/v1/people?limit=100&fields=${STANDARD_FIELDS.join(',')}`,
+    );
     assert.equal(presented.status, 200, presented.text);
     assert.deepEqual(fromDatabase.body, presented.body);
-    assert.deepEqual(fromDatabase.body.people.map((p: { id: number }) => p.id), [...ids].reverse());
+    assert.deepEqual(
+      fromDatabase.body.people.map((p: { id: number }) => p.id),
+      [...ids].reverse(),
+    );
     for (const person of fromDatabase.body.people) {
       assert.deepEqual(Object.keys(person), [...STANDARD_FIELDS]);
       const single = await server.get(key, `/v1/people/${person.id}`);
       assert.deepEqual(single.body, person);
-      const singlePresented = await server.get(key, `/v1/people/${person.id}?fields=${STANDARD_FIELDS.join(',')}`);
+      const singlePresented = await server.get(
+        key,
+        `/v1/people/${person.id}?fields=${STANDARD_FIELDS.join(',')}`,
+      );
       assert.deepEqual(single.body, singlePresented.body);
     }
     const rich = fromDatabase.body.people.find((p: { id: number }) => p.id === ids[0]);
@@ -74,12 +107,18 @@ describe('GET /v1/people: the database-written documents match presentPerson', (
     const { nextLink: presentedLink, ...presentedMetadata } = presented.body._metadata;
     assert.deepEqual(metadata, presentedMetadata);
     assert.equal(presentedLink, nextLink.replace('&next=', '&fields=allFields&next='));
-    const next = await server.get(key, `/v1/people?limit=2&sort=lastName&next=${encodeURIComponent(first.body._metadata.next)}`);
+    const next = await server.get(
+      key,
+      `/v1/people?limit=2&sort=lastName&next=${encodeURIComponent(first.body._metadata.next)}`,
+    );
     assert.deepEqual(
       [...first.body.people, ...next.body.people].map((p: { lastName: string }) => p.lastName),
       ['Only', 'Person', 'Whole', 'Ünïcødé 😀'],
     );
     const empty = await server.get(key, '/v1/people?limit=0');
-    assert.deepEqual(empty.body, { _metadata: { collection: 'people', offset: 0, limit: 0, total: 4 }, people: [] });
+    assert.deepEqual(empty.body, {
+      _metadata: { collection: 'people', offset: 0, limit: 0, total: 4 },
+      people: [],
+    });
   });
 });

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type TestAccount, type TestServer, type TestUser, startServer } from './helpers.js';
 
-const ids = (res: { body: { people: { id: number }[] } }) => res.body.people.map((p) => p.id).sort((a, b) => a - b);
+const ids = (res: { body: { people: { id: number }[] } }) =>
+  res.body.people.map((p) => p.id).sort((a, b) => a - b);
 
 describe('people: role visibility and account isolation', () => {
   let server: TestServer;
@@ -13,7 +14,11 @@ describe('people: role visibility and account isolation', () => {
   let lender: TestUser;
   /** people of the account: assigned to agent, agent collaborates, lender's, unrelated */
   const p: Record<'agentOwn' | 'agentCollab' | 'lenderOwn' | 'lenderCollab' | 'nobody', number> = {
-    agentOwn: 0, agentCollab: 0, lenderOwn: 0, lenderCollab: 0, nobody: 0,
+    agentOwn: 0,
+    agentCollab: 0,
+    lenderOwn: 0,
+    lenderCollab: 0,
+    nobody: 0,
   };
   let all: number[];
 
@@ -29,11 +34,27 @@ describe('people: role visibility and account isolation', () => {
       assert.equal(res.status, 201, res.text);
       return res.body.id as number;
     };
-    p.agentOwn = await make({ firstName: 'AgentOwn', assignedUserId: agent.id, emails: ['agentown@example.com'] });
-    p.agentCollab = await make({ firstName: 'AgentCollab', assignedUserId: otherAgent.id, collaborators: [agent.id] });
-    p.lenderOwn = await make({ firstName: 'LenderOwn', assignedLenderId: lender.id, assignedUserId: otherAgent.id });
+    p.agentOwn = await make({
+      firstName: 'AgentOwn',
+      assignedUserId: agent.id,
+      emails: ['agentown@example.com'],
+    });
+    p.agentCollab = await make({
+      firstName: 'AgentCollab',
+      assignedUserId: otherAgent.id,
+      collaborators: [agent.id],
+    });
+    p.lenderOwn = await make({
+      firstName: 'LenderOwn',
+      assignedLenderId: lender.id,
+      assignedUserId: otherAgent.id,
+    });
     p.lenderCollab = await make({ firstName: 'LenderCollab', collaborators: [{ id: lender.id }] });
-    p.nobody = await make({ firstName: 'Nobody', emails: ['nobody@example.com'], phones: ['555 010 9999'] });
+    p.nobody = await make({
+      firstName: 'Nobody',
+      emails: ['nobody@example.com'],
+      phones: ['555 010 9999'],
+    });
     all = Object.values(p).sort((a, b) => a - b);
   });
   after(async () => server.close());
@@ -62,17 +83,26 @@ describe('people: role visibility and account isolation', () => {
   describe('Agent: assigned or collaborator only', () => {
     it('lists only their people', async () => {
       const res = await server.get(agent.key, '/v1/people?limit=100');
-      assert.deepEqual(ids(res), [p.agentOwn, p.agentCollab].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids(res),
+        [p.agentOwn, p.agentCollab].sort((a, b) => a - b),
+      );
       assert.equal(res.body._metadata.total, 2);
       // filters cannot widen what they see
-      assert.deepEqual(ids(await server.get(agent.key, `/v1/people?id=${all.join(',')}`)), [p.agentOwn, p.agentCollab].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids(await server.get(agent.key, `/v1/people?id=${all.join(',')}`)),
+        [p.agentOwn, p.agentCollab].sort((a, b) => a - b),
+      );
       assert.deepEqual(ids(await server.get(agent.key, '/v1/people?email=nobody@example.com')), []);
     });
 
     it('GET, PUT and DELETE of anyone else are 404', async () => {
       for (const id of [p.lenderOwn, p.lenderCollab, p.nobody]) {
         assert.equal((await server.get(agent.key, `/v1/people/${id}`)).status, 404);
-        assert.equal((await server.put(agent.key, `/v1/people/${id}`, { background: 'x' })).status, 404);
+        assert.equal(
+          (await server.put(agent.key, `/v1/people/${id}`, { background: 'x' })).status,
+          404,
+        );
         assert.equal((await server.del(agent.key, `/v1/people/${id}`)).status, 404);
       }
       const nobody = await server.get(account.owner.key, `/v1/people/${p.nobody}`);
@@ -98,17 +128,26 @@ describe('people: role visibility and account isolation', () => {
     });
 
     it('checkDuplicate tells the agent a contact exists but not the id of someone they cannot open', async () => {
-      const hidden = await server.get(agent.key, '/v1/people/checkDuplicate?email=nobody@example.com');
+      const hidden = await server.get(
+        agent.key,
+        '/v1/people/checkDuplicate?email=nobody@example.com',
+      );
       assert.equal(hidden.status, 200);
       assert.equal(hidden.body.found, true);
       assert.equal(hidden.body.personId, null);
-      const own = await server.get(agent.key, '/v1/people/checkDuplicate?email=agentown@example.com');
+      const own = await server.get(
+        agent.key,
+        '/v1/people/checkDuplicate?email=agentown@example.com',
+      );
       assert.equal(own.body.personId, p.agentOwn);
       assert.equal(own.body.assignedTo, agent.name);
     });
 
     it('deduplicate=true never merges into a person the agent cannot see', async () => {
-      const res = await server.post(agent.key, '/v1/people?deduplicate=true', { firstName: 'Dup', emails: ['nobody@example.com'] });
+      const res = await server.post(agent.key, '/v1/people?deduplicate=true', {
+        firstName: 'Dup',
+        emails: ['nobody@example.com'],
+      });
       assert.equal(res.status, 201, res.text);
       assert.notEqual(res.body.id, p.nobody);
       const nobody = await server.get(account.owner.key, `/v1/people/${p.nobody}`);
@@ -120,23 +159,37 @@ describe('people: role visibility and account isolation', () => {
   describe('Lender: assigned lender or collaborator; cannot delete', () => {
     it('lists only their people', async () => {
       const res = await server.get(lender.key, '/v1/people?limit=100');
-      assert.deepEqual(ids(res), [p.lenderOwn, p.lenderCollab].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids(res),
+        [p.lenderOwn, p.lenderCollab].sort((a, b) => a - b),
+      );
     });
 
     it('GET and PUT their people; others are 404', async () => {
       for (const id of [p.lenderOwn, p.lenderCollab]) {
         assert.equal((await server.get(lender.key, `/v1/people/${id}`)).status, 200);
-        assert.equal((await server.put(lender.key, `/v1/people/${id}`, { background: 'lender note' })).status, 200);
+        assert.equal(
+          (await server.put(lender.key, `/v1/people/${id}`, { background: 'lender note' })).status,
+          200,
+        );
       }
       for (const id of [p.agentOwn, p.agentCollab, p.nobody]) {
         assert.equal((await server.get(lender.key, `/v1/people/${id}`)).status, 404);
-        assert.equal((await server.put(lender.key, `/v1/people/${id}`, { background: 'x' })).status, 404);
+        assert.equal(
+          (await server.put(lender.key, `/v1/people/${id}`, { background: 'x' })).status,
+          404,
+        );
       }
     });
 
     it('DELETE of a visible person is 403 and leaves the person; of an invisible one 404', async () => {
       const deletions = () =>
-        server.ctx.db.selectFrom('outbox').select('id').where('account_id', '=', account.accountId).where('event', '=', 'peopleDeleted').execute();
+        server.ctx.db
+          .selectFrom('outbox')
+          .select('id')
+          .where('account_id', '=', account.accountId)
+          .where('event', '=', 'peopleDeleted')
+          .execute();
       const before = (await deletions()).length;
       const res = await server.del(lender.key, `/v1/people/${p.lenderOwn}`);
       assert.equal(res.status, 403, res.text);
@@ -169,11 +222,19 @@ describe('people: role visibility and account isolation', () => {
         const got = await server.get(key, `/v1/people/${id}`);
         assert.equal(got.status, 404);
         assert.equal(got.body.errorMessage, `Person ${id} not found`);
-        assert.equal((await server.put(key, `/v1/people/${id}`, { firstName: 'Hijack' })).status, 404);
+        assert.equal(
+          (await server.put(key, `/v1/people/${id}`, { firstName: 'Hijack' })).status,
+          404,
+        );
         assert.equal((await server.del(key, `/v1/people/${id}`)).status, 404);
       }
       const dup = await server.get(key, '/v1/people/checkDuplicate?email=nobody@example.com');
-      assert.deepEqual(dup.body, { found: false, matchedBy: null, assignedTo: null, personId: null });
+      assert.deepEqual(dup.body, {
+        found: false,
+        matchedBy: null,
+        assignedTo: null,
+        personId: null,
+      });
       const phone = await server.get(key, '/v1/people/checkDuplicate?phone=5550109999');
       assert.equal(phone.body.found, false);
       const owner = await server.get(account.owner.key, `/v1/people/${p.nobody}`);
@@ -181,7 +242,10 @@ describe('people: role visibility and account isolation', () => {
     });
 
     it('POST with deduplicate creates its own person instead of touching ours', async () => {
-      const res = await server.post(stranger.owner.key, '/v1/people?deduplicate=true', { firstName: 'Theirs', emails: ['nobody@example.com'] });
+      const res = await server.post(stranger.owner.key, '/v1/people?deduplicate=true', {
+        firstName: 'Theirs',
+        emails: ['nobody@example.com'],
+      });
       assert.equal(res.status, 201);
       assert.notEqual(res.body.id, p.nobody);
     });

@@ -1,21 +1,30 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './eventually.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Runs the admin CLI the way `npm run --silent admin --` does, from source. */
-export function runAdmin(args: string[], env: Record<string, string>) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), ...args], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
+export function runAdmin(args: string[], env: Record<string, string>, input = '') {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), ...args],
+    {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      cwd: ROOT,
+      input,
+    },
+  );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Starts `src/server.ts` as its own process; resolves once it printed `marker` or listened. */
-export function spawnServer(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+export function spawnServer(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+} {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], {
     env: { ...process.env, ...env },
@@ -27,13 +36,14 @@ export function spawnServer(env: Record<string, string>): { child: ChildProcess;
   return { child, output: () => output };
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not met in time');
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  // A spawned server compiles its TypeScript first: on a loaded 2-core machine that took over 60 s.
+  timeoutMs = 150_000,
+): Promise<void> {
+  await eventually('condition', check, timeoutMs, 100).catch(() => {
+    throw new Error('condition not met in time');
+  });
 }
 
 export function exitOf(child: ChildProcess): Promise<number | null> {

@@ -35,13 +35,36 @@ describe('fast read paths stay exact', () => {
     // Another process (the admin CLI, a worker on its own) writes through its own connection.
     const other = openDatabase(server.ctx.config.databaseUrl);
     try {
-      const stage = await other.db.selectFrom('stages').select('id').where('account_id', '=', account.accountId).where('name', '=', 'Lead').executeTakeFirstOrThrow();
+      const stage = await other.db
+        .selectFrom('stages')
+        .select('id')
+        .where('account_id', '=', account.accountId)
+        .where('name', '=', 'Lead')
+        .executeTakeFirstOrThrow();
       const at = new Date().toISOString();
-      await other.db.insertInto('people').values({
-        account_id: account.accountId, created_at: at, updated_at: at, created_via: 'Import', name: 'Counted Too',
-        first_name: 'Counted', last_name: 'Too', stage_id: stage.id, source: '', source_url: '', background: '',
-        contacted: 0, emails: '[]', phones: '[]', addresses: '[]', tags: '[]', collaborators: '[]', custom: '{}',
-      }).execute();
+      await other.db
+        .insertInto('people')
+        .values({
+          account_id: account.accountId,
+          created_at: at,
+          updated_at: at,
+          created_via: 'Import',
+          name: 'Counted Too',
+          first_name: 'Counted',
+          last_name: 'Too',
+          stage_id: stage.id,
+          source: '',
+          source_url: '',
+          background: '',
+          contacted: 0,
+          emails: '[]',
+          phones: '[]',
+          addresses: '[]',
+          tags: '[]',
+          collaborators: '[]',
+          custom: '{}',
+        })
+        .execute();
     } finally {
       await other.db.destroy();
     }
@@ -49,16 +72,27 @@ describe('fast read paths stay exact', () => {
     assert.equal(await total('&firstName=Counted'), 2);
 
     const trash = await server.get(account.owner.key, '/v1/stages?name=Trash');
-    await server.put(account.owner.key, `/v1/people/${created.body.id}`, { stageId: trash.body.stages[0].id });
-    assert.equal(await total(), start + 1, 'moving a person to Trash takes them out of the default total');
-    assert.equal(await server.del(account.owner.key, `/v1/people/${created.body.id}`).then((r) => r.status), 204);
+    await server.put(account.owner.key, `/v1/people/${created.body.id}`, {
+      stageId: trash.body.stages[0].id,
+    });
+    assert.equal(
+      await total(),
+      start + 1,
+      'moving a person to Trash takes them out of the default total',
+    );
+    assert.equal(
+      await server.del(account.owner.key, `/v1/people/${created.body.id}`).then((r) => r.status),
+      204,
+    );
     assert.equal(await total('&includeTrash=true'), start + 1);
   });
 
   it('a person read right after a change shows the change', async () => {
     const created = await server.post(account.owner.key, '/v1/people', { firstName: 'Fresh' });
     for (let i = 0; i < 5; i++) {
-      const put = await server.put(account.owner.key, `/v1/people/${created.body.id}`, { background: `round ${i}` });
+      const put = await server.put(account.owner.key, `/v1/people/${created.body.id}`, {
+        background: `round ${i}`,
+      });
       assert.equal(put.status, 200);
       const got = await server.get(account.owner.key, `/v1/people/${created.body.id}`);
       assert.equal(got.body.background, `round ${i}`);
@@ -68,10 +102,18 @@ describe('fast read paths stay exact', () => {
   it('a key works the moment its user exists, and an unknown key is refused every time', async () => {
     const bogus = 'x'.repeat(43);
     for (let i = 0; i < 3; i++) assert.equal((await server.get(bogus, '/v1/identity')).status, 401);
-    const config = loadConfig({ HEARTH_DATA_DIR: server.dataDir, DATABASE_URL: server.ctx.config.databaseUrl });
+    const config = loadConfig({
+      HEARTH_DATA_DIR: server.dataDir,
+      DATABASE_URL: server.ctx.config.databaseUrl,
+    });
     const other = openDatabase(config.databaseUrl);
     try {
-      const made = await createUser(other.db, { accountId: account.accountId, role: 'Agent', name: 'Late Agent', email: 'late@example.test' });
+      const made = await createUser(other.db, {
+        accountId: account.accountId,
+        role: 'Agent',
+        name: 'Late Agent',
+        email: 'late@example.test',
+      });
       const me = await server.get(made.apiKey, '/v1/identity');
       assert.equal(me.status, 200);
       assert.equal(me.body.user.name, 'Late Agent');

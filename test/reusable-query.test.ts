@@ -15,7 +15,11 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     const second = await server.newAccount('Beta');
     // 'Owner' is a constant of the query; the account id is an argument.
     const ownerOf = reusableQuery((db, _shape, accountId: number) =>
-      db.selectFrom('users').select(['id', 'account_id']).where('account_id', '=', accountId).where('role', '=', 'Owner'),
+      db
+        .selectFrom('users')
+        .select(['id', 'account_id'])
+        .where('account_id', '=', accountId)
+        .where('role', '=', 'Owner'),
     );
     const a = await ownerOf(server.ctx.db, 'owner', first.accountId);
     const b = await ownerOf(server.ctx.db, 'owner', second.accountId);
@@ -28,7 +32,11 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     const account = await server.newAccount();
     const agent = await account.addUser('Agent');
     const byRole = reusableQuery((db, role, accountId: number) =>
-      db.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', role as 'Owner'),
+      db
+        .selectFrom('users')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('role', '=', role as 'Owner'),
     );
     assert.equal((await byRole(server.ctx.db, 'Owner', account.accountId))?.id, account.owner.id);
     assert.equal((await byRole(server.ctx.db, 'Agent', account.accountId))?.id, agent.id);
@@ -38,29 +46,68 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     const account = await server.newAccount();
     const other = await server.newAccount();
     const { db } = server.ctx;
-    const otherBefore = await db.selectFrom('users').select(['name', 'phone']).where('id', '=', other.owner.id).executeTakeFirstOrThrow();
-    const rename = reusableWrite((db, column, accountId: number, id: number, value: string | null) =>
-      db.updateTable('users').set({ [column]: value } as never).where('account_id', '=', accountId).where('id', '=', id),
+    const otherBefore = await db
+      .selectFrom('users')
+      .select(['name', 'phone'])
+      .where('id', '=', other.owner.id)
+      .executeTakeFirstOrThrow();
+    const rename = reusableWrite(
+      (db, column, accountId: number, id: number, value: string | null) =>
+        db
+          .updateTable('users')
+          .set({ [column]: value } as never)
+          .where('account_id', '=', accountId)
+          .where('id', '=', id),
     );
     assert.equal(await rename(db, 'name', account.accountId, account.owner.id, 'Renamed Owner'), 1);
     // Another account's id: nothing changes, though the compiled form is the same.
     assert.equal(await rename(db, 'name', account.accountId, other.owner.id, 'Intruder'), 0);
     assert.equal(await rename(db, 'phone', account.accountId, account.owner.id, '555 0101'), 1);
-    const users = await db.selectFrom('users').select(['id', 'name', 'phone']).where('id', 'in', [account.owner.id, other.owner.id]).orderBy('id').execute();
-    assert.deepEqual(users.map((u) => [u.name, u.phone]), [['Renamed Owner', '555 0101'], [otherBefore.name, otherBefore.phone]]);
+    const users = await db
+      .selectFrom('users')
+      .select(['id', 'name', 'phone'])
+      .where('id', 'in', [account.owner.id, other.owner.id])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      users.map((u) => [u.name, u.phone]),
+      [
+        ['Renamed Owner', '555 0101'],
+        [otherBefore.name, otherBefore.phone],
+      ],
+    );
   });
 
   it('insertRows: each shape compiled once, every call storing its own values', async () => {
     const account = await server.newAccount();
     const { db } = server.ctx;
     const row = (event: string, data: string | null) => ({
-      account_id: account.accountId, event, resource_ids: '[1]', data, created_at: '2026-01-01T00:00:00Z', dispatched_at: null,
+      account_id: account.accountId,
+      event,
+      resource_ids: '[1]',
+      data,
+      created_at: '2026-01-01T00:00:00Z',
+      dispatched_at: null,
     });
-    const [first] = await insertRows(db, 'outbox', [row('peopleCreated', null)], { returning: 'id' });
-    const [second] = await insertRows(db, 'outbox', [row('peopleUpdated', '{"x":1}')], { returning: 'id' });
-    const both = await insertRows(db, 'outbox', [row('notesCreated', null), row('notesDeleted', '{}')], { returning: 'id' });
+    const [first] = await insertRows(db, 'outbox', [row('peopleCreated', null)], {
+      returning: 'id',
+    });
+    const [second] = await insertRows(db, 'outbox', [row('peopleUpdated', '{"x":1}')], {
+      returning: 'id',
+    });
+    const both = await insertRows(
+      db,
+      'outbox',
+      [row('notesCreated', null), row('notesDeleted', '{}')],
+      { returning: 'id' },
+    );
     assert.equal(both.length, 2);
-    const stored = await db.selectFrom('outbox').select(['id', 'event', 'data']).where('account_id', '=', account.accountId).orderBy('id').execute();
+    const stored = await db
+      .selectFrom('outbox')
+      .select(['id', 'event', 'data'])
+      .where('account_id', '=', account.accountId)
+      .orderBy('id')
+      .execute();
     assert.deepEqual(stored, [
       { id: first.id, event: 'peopleCreated', data: null },
       { id: second.id, event: 'peopleUpdated', data: '{"x":1}' },
@@ -68,22 +115,81 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
       { id: both[1].id, event: 'notesDeleted', data: '{}' },
     ]);
     // without RETURNING nothing comes back; a column left undefined is left out, as with Kysely
-    assert.deepEqual(await insertRows(db, 'outbox', [{ ...row('dealsCreated', null), data: undefined }]), []);
-    assert.equal((await db.selectFrom('outbox').select('data').where('event', '=', 'dealsCreated').where('account_id', '=', account.accountId).executeTakeFirst())?.data, null);
-    await assert.rejects(insertRows(db, 'outbox', [row('a', null), { ...row('b', null), data: undefined }]), /same columns/);
+    assert.deepEqual(
+      await insertRows(db, 'outbox', [{ ...row('dealsCreated', null), data: undefined }]),
+      [],
+    );
+    assert.equal(
+      (
+        await db
+          .selectFrom('outbox')
+          .select('data')
+          .where('event', '=', 'dealsCreated')
+          .where('account_id', '=', account.accountId)
+          .executeTakeFirst()
+      )?.data,
+      null,
+    );
+    await assert.rejects(
+      insertRows(db, 'outbox', [row('a', null), { ...row('b', null), data: undefined }]),
+      /same columns/,
+    );
   });
 
   it('insertRows: ON CONFLICT DO NOTHING returns only the rows it inserted', async () => {
     const account = await server.newAccount();
     const at = '2026-01-01T00:00:00Z';
-    const [person] = await insertRows(server.ctx.db, 'people', [{
-      account_id: account.accountId, created_at: at, updated_at: at, created_via: 'API', name: 'Key', first_name: 'Key', last_name: '',
-      stage_id: null, source: '', source_url: '', background: '', contacted: 0,
-      emails: '[]', phones: '[]', addresses: '[]', tags: '[]', collaborators: '[]', custom: '{}',
-    }], { returning: 'id' });
-    const key = (value: string) => ({ account_id: account.accountId, person_id: person.id as number, kind: 'email' as const, value });
+    const [person] = await insertRows(
+      server.ctx.db,
+      'people',
+      [
+        {
+          account_id: account.accountId,
+          created_at: at,
+          updated_at: at,
+          created_via: 'API',
+          name: 'Key',
+          first_name: 'Key',
+          last_name: '',
+          stage_id: null,
+          source: '',
+          source_url: '',
+          background: '',
+          contacted: 0,
+          emails: '[]',
+          phones: '[]',
+          addresses: '[]',
+          tags: '[]',
+          collaborators: '[]',
+          custom: '{}',
+        },
+      ],
+      { returning: 'id' },
+    );
+    const key = (value: string) => ({
+      account_id: account.accountId,
+      person_id: person.id as number,
+      kind: 'email' as const,
+      value,
+    });
     const options = { onConflictDoNothing: ['account_id', 'kind', 'value'], returning: 'value' };
-    assert.deepEqual(await insertRows(server.ctx.db, 'lead_identity_keys', [key('a@x.test'), key('b@x.test')], options), [{ value: 'a@x.test' }, { value: 'b@x.test' }]);
-    assert.deepEqual(await insertRows(server.ctx.db, 'lead_identity_keys', [key('b@x.test'), key('c@x.test')], options), [{ value: 'c@x.test' }]);
+    assert.deepEqual(
+      await insertRows(
+        server.ctx.db,
+        'lead_identity_keys',
+        [key('a@x.test'), key('b@x.test')],
+        options,
+      ),
+      [{ value: 'a@x.test' }, { value: 'b@x.test' }],
+    );
+    assert.deepEqual(
+      await insertRows(
+        server.ctx.db,
+        'lead_identity_keys',
+        [key('b@x.test'), key('c@x.test')],
+        options,
+      ),
+      [{ value: 'c@x.test' }],
+    );
   });
 });

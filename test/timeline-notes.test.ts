@@ -3,8 +3,17 @@ import assert from 'node:assert/strict';
 import { PUBLIC_URL, type TestServer, startServer } from './helpers.js';
 
 async function outbox(server: TestServer, accountId: number) {
-  const rows = await server.ctx.db.selectFrom('outbox').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
-  return rows.map((r) => ({ event: r.event, ids: JSON.parse(r.resource_ids) as number[], data: r.data ? JSON.parse(r.data) : undefined }));
+  const rows = await server.ctx.db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    event: r.event,
+    ids: JSON.parse(r.resource_ids) as number[],
+    data: r.data ? JSON.parse(r.data) : undefined,
+  }));
 }
 
 describe('timeline: notes, reactions, threaded replies', () => {
@@ -18,14 +27,22 @@ describe('timeline: notes, reactions, threaded replies', () => {
     const account = await server.newAccount();
     const agentA = await account.addUser('Agent');
     const agentB = await account.addUser('Agent');
-    const person = await server.post(account.owner.key, '/v1/people', { firstName: 'Pat', assignedUserId: agentA.id });
+    const person = await server.post(account.owner.key, '/v1/people', {
+      firstName: 'Pat',
+      assignedUserId: agentA.id,
+    });
     assert.equal(person.status, 201, person.text);
     return { account, agentA, agentB, personId: person.body.id as number };
   }
 
   it('creates, reads, lists, updates and deletes a note with its events and lastActivity', async () => {
     const { account, agentA, personId } = await setup();
-    const created = await server.post(agentA.key, '/v1/notes', { personId, subject: 'Call back', body: 'Wants a 3 bed', isHtml: 0 });
+    const created = await server.post(agentA.key, '/v1/notes', {
+      personId,
+      subject: 'Call back',
+      body: 'Wants a 3 bed',
+      isHtml: 0,
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.createdBy, agentA.name);
     assert.equal(created.body.createdById, agentA.id);
@@ -39,10 +56,16 @@ describe('timeline: notes, reactions, threaded replies', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body._metadata.collection, 'notes');
     assert.equal(list.body._metadata.total, 2);
-    assert.deepEqual(list.body.notes.map((n: { id: number }) => n.id), [second.body.id]);
+    assert.deepEqual(
+      list.body.notes.map((n: { id: number }) => n.id),
+      [second.body.id],
+    );
     assert.ok(list.body._metadata.nextLink.startsWith(`${PUBLIC_URL}/v1/notes?`));
 
-    const updated = await server.put(account.owner.key, `/v1/notes/${created.body.id}`, { body: 'Wants a 4 bed', isHtml: true });
+    const updated = await server.put(account.owner.key, `/v1/notes/${created.body.id}`, {
+      body: 'Wants a 4 bed',
+      isHtml: true,
+    });
     assert.equal(updated.status, 200, updated.text);
     assert.equal(updated.body.body, 'Wants a 4 bed');
     assert.equal(updated.body.subject, 'Call back');
@@ -51,25 +74,43 @@ describe('timeline: notes, reactions, threaded replies', () => {
 
     assert.equal((await server.del(agentA.key, `/v1/notes/${created.body.id}`)).status, 204);
     assert.equal((await server.get(agentA.key, `/v1/notes/${created.body.id}`)).status, 404);
-    const events = (await outbox(server, account.accountId)).filter((e) => e.event.startsWith('notes'));
-    assert.deepEqual(events.map((e) => [e.event, e.ids]), [
-      ['notesCreated', [created.body.id]], ['notesCreated', [second.body.id]], ['notesUpdated', [created.body.id]], ['notesDeleted', [created.body.id]],
-    ]);
+    const events = (await outbox(server, account.accountId)).filter((e) =>
+      e.event.startsWith('notes'),
+    );
+    assert.deepEqual(
+      events.map((e) => [e.event, e.ids]),
+      [
+        ['notesCreated', [created.body.id]],
+        ['notesCreated', [second.body.id]],
+        ['notesUpdated', [created.body.id]],
+        ['notesDeleted', [created.body.id]],
+      ],
+    );
   });
 
   it("refuses an Agent another agent's notes (404) and hides them from lists", async () => {
     const { account, agentA, agentB, personId } = await setup();
     const note = await server.post(agentA.key, '/v1/notes', { personId, body: 'private' });
     assert.equal((await server.get(agentB.key, `/v1/notes/${note.body.id}`)).status, 404);
-    assert.equal((await server.put(agentB.key, `/v1/notes/${note.body.id}`, { body: 'x' })).status, 404);
+    assert.equal(
+      (await server.put(agentB.key, `/v1/notes/${note.body.id}`, { body: 'x' })).status,
+      404,
+    );
     assert.equal((await server.del(agentB.key, `/v1/notes/${note.body.id}`)).status, 404);
     assert.equal((await server.post(agentB.key, '/v1/notes', { personId, body: 'x' })).status, 404);
     const list = await server.get(agentB.key, '/v1/notes');
     assert.equal(list.body._metadata.total, 0);
     assert.equal((await server.get(account.owner.key, `/v1/notes/${note.body.id}`)).status, 200);
     // moving a note to a person the agent cannot see is refused too
-    const other = await server.post(account.owner.key, '/v1/people', { firstName: 'Other', assignedUserId: agentB.id });
-    assert.equal((await server.put(agentA.key, `/v1/notes/${note.body.id}`, { personId: other.body.id })).status, 404);
+    const other = await server.post(account.owner.key, '/v1/people', {
+      firstName: 'Other',
+      assignedUserId: agentB.id,
+    });
+    assert.equal(
+      (await server.put(agentA.key, `/v1/notes/${note.body.id}`, { personId: other.body.id }))
+        .status,
+      404,
+    );
   });
 
   it('is isolated between accounts and validates input', async () => {
@@ -77,14 +118,38 @@ describe('timeline: notes, reactions, threaded replies', () => {
     const note = await server.post(account.owner.key, '/v1/notes', { personId, body: 'mine' });
     const stranger = await server.newAccount();
     assert.equal((await server.get(stranger.owner.key, `/v1/notes/${note.body.id}`)).status, 404);
-    assert.equal((await server.post(stranger.owner.key, '/v1/notes', { personId, body: 'x' })).status, 404);
-    assert.equal((await server.post(stranger.owner.key, `/v1/reactions/Note/${note.body.id}`, { body: '👍' })).status, 404);
-    assert.equal((await server.post(stranger.owner.key, '/v1/threadedReplies', { refType: 'Note', refId: note.body.id, body: 'hi' })).status, 404);
-    const bad = await server.post(account.owner.key, '/v1/notes', { personId, body: 'x', color: 'red' });
+    assert.equal(
+      (await server.post(stranger.owner.key, '/v1/notes', { personId, body: 'x' })).status,
+      404,
+    );
+    assert.equal(
+      (await server.post(stranger.owner.key, `/v1/reactions/Note/${note.body.id}`, { body: '👍' }))
+        .status,
+      404,
+    );
+    assert.equal(
+      (
+        await server.post(stranger.owner.key, '/v1/threadedReplies', {
+          refType: 'Note',
+          refId: note.body.id,
+          body: 'hi',
+        })
+      ).status,
+      404,
+    );
+    const bad = await server.post(account.owner.key, '/v1/notes', {
+      personId,
+      body: 'x',
+      color: 'red',
+    });
     assert.equal(bad.status, 400);
     assert.match(bad.body.errorMessage, /color/);
     assert.equal((await server.post(account.owner.key, '/v1/notes', { body: 'x' })).status, 400);
-    assert.equal((await server.post(account.owner.key, `/v1/reactions/Deal/${note.body.id}`, { body: '👍' })).status, 400);
+    assert.equal(
+      (await server.post(account.owner.key, `/v1/reactions/Deal/${note.body.id}`, { body: '👍' }))
+        .status,
+      400,
+    );
   });
 
   it('reacts and replies, with ref data on the events, and includes them on the note', async () => {
@@ -101,35 +166,99 @@ describe('timeline: notes, reactions, threaded replies', () => {
     assert.equal(got.status, 200);
     assert.equal((await server.get(agentB.key, `/v1/reactions/${reaction.body.id}`)).status, 404);
 
-    const reply = await server.post(agentA.key, '/v1/threadedReplies', { refType: 'Note', refId: noteId, body: 'me too' });
+    const reply = await server.post(agentA.key, '/v1/threadedReplies', {
+      refType: 'Note',
+      refId: noteId,
+      body: 'me too',
+    });
     assert.equal(reply.status, 201, reply.text);
-    assert.equal((await server.get(agentA.key, `/v1/threadedReplies/${reply.body.id}`)).body.body, 'me too');
-    const edited = await server.put(agentA.key, `/v1/threadedReplies/${reply.body.id}`, { body: 'me three' });
+    assert.equal(
+      (await server.get(agentA.key, `/v1/threadedReplies/${reply.body.id}`)).body.body,
+      'me too',
+    );
+    const edited = await server.put(agentA.key, `/v1/threadedReplies/${reply.body.id}`, {
+      body: 'me three',
+    });
     assert.equal(edited.body.body, 'me three');
-    assert.equal((await server.put(account.owner.key, `/v1/threadedReplies/${reply.body.id}`, { body: 'owner edit' })).status, 403);
-    const replies = await server.get(agentA.key, `/v1/threadedReplies?refType=Note&refId=${noteId}`);
+    assert.equal(
+      (
+        await server.put(account.owner.key, `/v1/threadedReplies/${reply.body.id}`, {
+          body: 'owner edit',
+        })
+      ).status,
+      403,
+    );
+    const replies = await server.get(
+      agentA.key,
+      `/v1/threadedReplies?refType=Note&refId=${noteId}`,
+    );
     assert.equal(replies.body._metadata.total, 1);
 
-    const full = await server.get(agentA.key, `/v1/notes/${noteId}?includeReactions=true&includeThreadedReplies=true`);
+    const full = await server.get(
+      agentA.key,
+      `/v1/notes/${noteId}?includeReactions=true&includeThreadedReplies=true`,
+    );
     assert.equal(full.body.reactions.length, 1);
     assert.equal(full.body.reactions[0].body, '👍');
     assert.equal(full.body.threadedReplies[0].body, 'me three');
     const plain = await server.get(agentA.key, `/v1/notes/${noteId}`);
     assert.equal(plain.body.reactions, undefined);
 
-    assert.equal((await server.call('DELETE', `/v1/reactions/Note/${noteId}`, { key: agentA.key, body: {} })).status, 400);
-    assert.equal((await server.del(agentA.key, `/v1/reactions/Note/${noteId}?emoji=${encodeURIComponent('🎉')}`)).status, 404);
-    assert.equal((await server.call('DELETE', `/v1/reactions/Note/${noteId}`, { key: agentA.key, body: { emoji: '👍' } })).status, 204);
+    assert.equal(
+      (await server.call('DELETE', `/v1/reactions/Note/${noteId}`, { key: agentA.key, body: {} }))
+        .status,
+      400,
+    );
+    assert.equal(
+      (
+        await server.del(
+          agentA.key,
+          `/v1/reactions/Note/${noteId}?emoji=${encodeURIComponent('🎉')}`,
+        )
+      ).status,
+      404,
+    );
+    assert.equal(
+      (
+        await server.call('DELETE', `/v1/reactions/Note/${noteId}`, {
+          key: agentA.key,
+          body: { emoji: '👍' },
+        })
+      ).status,
+      204,
+    );
     assert.equal((await server.get(agentA.key, `/v1/reactions/${reaction.body.id}`)).status, 404);
     await server.post(agentA.key, `/v1/reactions/Note/${noteId}`, { body: '🎉' });
-    assert.equal((await server.del(agentA.key, `/v1/reactions/Note/${noteId}?emoji=${encodeURIComponent('🎉')}`)).status, 204);
-    assert.equal((await server.del(account.owner.key, `/v1/threadedReplies/${reply.body.id}`)).status, 204);
+    assert.equal(
+      (
+        await server.del(
+          agentA.key,
+          `/v1/reactions/Note/${noteId}?emoji=${encodeURIComponent('🎉')}`,
+        )
+      ).status,
+      204,
+    );
+    assert.equal(
+      (await server.del(account.owner.key, `/v1/threadedReplies/${reply.body.id}`)).status,
+      204,
+    );
 
     const refData = { refType: 'Note', refId: noteId, refUri: `${PUBLIC_URL}/v1/notes/${noteId}` };
-    const events = (await outbox(server, account.accountId)).filter((e) => e.event.startsWith('reaction') || e.event.startsWith('threaded'));
-    assert.deepEqual(events.map((e) => e.event), [
-      'reactionCreated', 'threadedReplyCreated', 'threadedReplyUpdated', 'reactionDeleted', 'reactionCreated', 'reactionDeleted', 'threadedReplyDeleted',
-    ]);
+    const events = (await outbox(server, account.accountId)).filter(
+      (e) => e.event.startsWith('reaction') || e.event.startsWith('threaded'),
+    );
+    assert.deepEqual(
+      events.map((e) => e.event),
+      [
+        'reactionCreated',
+        'threadedReplyCreated',
+        'threadedReplyUpdated',
+        'reactionDeleted',
+        'reactionCreated',
+        'reactionDeleted',
+        'threadedReplyDeleted',
+      ],
+    );
     for (const e of events) assert.deepEqual(e.data, refData);
   });
 });

@@ -3,11 +3,20 @@ import assert from 'node:assert/strict';
 import { type TestServer, startServer } from './helpers.js';
 
 async function events(server: TestServer, accountId: number, afterId = 0) {
-  const rows = await server.ctx.db.selectFrom('outbox').selectAll().where('account_id', '=', accountId).where('id', '>', afterId).orderBy('id').execute();
+  const rows = await server.ctx.db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => [r.event, JSON.parse(r.resource_ids)]);
 }
 async function lastOutboxId(server: TestServer) {
-  const row = await server.ctx.db.selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await server.ctx.db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
@@ -22,48 +31,123 @@ describe('timeline: appointments, relationships, person deletion', () => {
     const account = await server.newAccount();
     const agentA = await account.addUser('Agent');
     const agentB = await account.addUser('Agent');
-    const person = await server.post(account.owner.key, '/v1/people', { firstName: 'Sam', lastName: 'Ray', assignedUserId: agentA.id });
+    const person = await server.post(account.owner.key, '/v1/people', {
+      firstName: 'Sam',
+      lastName: 'Ray',
+      assignedUserId: agentA.id,
+    });
     return { account, agentA, agentB, personId: person.body.id as number };
   }
 
   it('creates appointments with invitees, events only for Hearth-made ones', async () => {
     const { account, agentA, agentB, personId } = await setup();
     const appt = await server.post(agentA.key, '/v1/appointments', {
-      title: 'Showing', start: '2026-04-01T15:00:00Z', end: '2026-04-01T16:00:00Z', location: '1 Main St',
-      invitees: [{ userId: agentA.id }, { personId }, { email: 'Buyer@Example.com', name: 'Buyer' }],
+      title: 'Showing',
+      start: '2026-04-01T15:00:00Z',
+      end: '2026-04-01T16:00:00Z',
+      location: '1 Main St',
+      invitees: [
+        { userId: agentA.id },
+        { personId },
+        { email: 'Buyer@Example.com', name: 'Buyer' },
+      ],
     });
     assert.equal(appt.status, 201, appt.text);
     assert.equal(appt.body.origin, 'hearth');
-    assert.deepEqual(appt.body.invitees.map((i: Record<string, unknown>) => i.userId ?? i.personId ?? i.email), [agentA.id, personId, 'buyer@example.com']);
+    assert.deepEqual(
+      appt.body.invitees.map((i: Record<string, unknown>) => i.userId ?? i.personId ?? i.email),
+      [agentA.id, personId, 'buyer@example.com'],
+    );
     assert.ok((await server.get(account.owner.key, `/v1/people/${personId}`)).body.lastActivity);
-    assert.equal((await server.get(agentA.key, `/v1/appointments?personId=${personId}`)).body._metadata.total, 1);
+    assert.equal(
+      (await server.get(agentA.key, `/v1/appointments?personId=${personId}`)).body._metadata.total,
+      1,
+    );
     assert.equal((await server.get(agentB.key, `/v1/appointments/${appt.body.id}`)).status, 404);
     assert.equal((await server.get(agentB.key, '/v1/appointments')).body._metadata.total, 0);
-    assert.equal((await server.post(agentB.key, '/v1/appointments', { title: 'x', start: '2026-04-01T15:00:00Z', end: '2026-04-01T16:00:00Z', invitees: [{ personId }] })).status, 404);
-    assert.equal((await server.post(agentA.key, '/v1/appointments', { title: 'x', start: '2026-04-02T15:00:00Z', end: '2026-04-01T16:00:00Z' })).status, 400);
-    assert.equal((await server.post(agentA.key, '/v1/appointments', { title: 'x', start: 'soon', end: '2026-04-01T16:00:00Z' })).status, 400);
-    const moved = await server.put(agentA.key, `/v1/appointments/${appt.body.id}`, { location: '2 Main St', invitees: [{ personId }] });
+    assert.equal(
+      (
+        await server.post(agentB.key, '/v1/appointments', {
+          title: 'x',
+          start: '2026-04-01T15:00:00Z',
+          end: '2026-04-01T16:00:00Z',
+          invitees: [{ personId }],
+        })
+      ).status,
+      404,
+    );
+    assert.equal(
+      (
+        await server.post(agentA.key, '/v1/appointments', {
+          title: 'x',
+          start: '2026-04-02T15:00:00Z',
+          end: '2026-04-01T16:00:00Z',
+        })
+      ).status,
+      400,
+    );
+    assert.equal(
+      (
+        await server.post(agentA.key, '/v1/appointments', {
+          title: 'x',
+          start: 'soon',
+          end: '2026-04-01T16:00:00Z',
+        })
+      ).status,
+      400,
+    );
+    const moved = await server.put(agentA.key, `/v1/appointments/${appt.body.id}`, {
+      location: '2 Main St',
+      invitees: [{ personId }],
+    });
     assert.equal(moved.body.location, '2 Main St');
     assert.equal(moved.body.invitees.length, 1);
 
     // An appointment that came from a calendar sync (origin other than hearth) fires no events.
     const now = new Date().toISOString();
-    const synced = await server.ctx.db.insertInto('appointments').values({
-      account_id: account.accountId, title: 'Synced', start_at: now, end_at: now, all_day: 0, description: '', location: '', type_id: null,
-      origin: 'google', created_by_id: agentA.id, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
-    assert.equal((await server.put(agentA.key, `/v1/appointments/${synced.id}`, { title: 'Synced 2' })).status, 200);
+    const synced = await server.ctx.db
+      .insertInto('appointments')
+      .values({
+        account_id: account.accountId,
+        title: 'Synced',
+        start_at: now,
+        end_at: now,
+        all_day: 0,
+        description: '',
+        location: '',
+        type_id: null,
+        origin: 'google',
+        created_by_id: agentA.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      (await server.put(agentA.key, `/v1/appointments/${synced.id}`, { title: 'Synced 2' })).status,
+      200,
+    );
     assert.equal((await server.del(agentA.key, `/v1/appointments/${synced.id}`)).status, 204);
     assert.equal((await server.del(agentA.key, `/v1/appointments/${appt.body.id}`)).status, 204);
-    const got = (await events(server, account.accountId)).filter(([e]) => e.startsWith('appointments'));
-    assert.deepEqual(got, [['appointmentsCreated', [appt.body.id]], ['appointmentsUpdated', [appt.body.id]], ['appointmentsDeleted', [appt.body.id]]]);
+    const got = (await events(server, account.accountId)).filter(([e]) =>
+      e.startsWith('appointments'),
+    );
+    assert.deepEqual(got, [
+      ['appointmentsCreated', [appt.body.id]],
+      ['appointmentsUpdated', [appt.body.id]],
+      ['appointmentsDeleted', [appt.body.id]],
+    ]);
   });
 
   it('keeps relationships with their own contacts and fires peopleUpdated on the person', async () => {
     const { account, agentA, agentB, personId } = await setup();
     const mark = await lastOutboxId(server);
     const rel = await server.post(agentA.key, '/v1/peopleRelationships', {
-      personId, name: 'Jo Ray', type: 'Spouse', emails: ['jo@example.com'], phones: [{ value: '(555) 123-4567', type: 'mobile' }],
+      personId,
+      name: 'Jo Ray',
+      type: 'Spouse',
+      emails: ['jo@example.com'],
+      phones: [{ value: '(555) 123-4567', type: 'mobile' }],
     });
     assert.equal(rel.status, 201, rel.text);
     assert.equal(rel.body.firstName, 'Jo');
@@ -73,16 +157,30 @@ describe('timeline: appointments, relationships, person deletion', () => {
     const list = await server.get(agentA.key, `/v1/peopleRelationships?personId=${personId}`);
     assert.equal(list.body._metadata.collection, 'peoplerelationships');
     assert.equal(list.body.peoplerelationships.length, 1);
-    assert.equal((await server.get(agentB.key, `/v1/peopleRelationships/${rel.body.id}`)).status, 404);
-    assert.equal((await server.post(agentA.key, '/v1/peopleRelationships', { personId })).status, 400);
-    const put = await server.put(agentA.key, `/v1/peopleRelationships/${rel.body.id}`, { type: 'Partner' });
+    assert.equal(
+      (await server.get(agentB.key, `/v1/peopleRelationships/${rel.body.id}`)).status,
+      404,
+    );
+    assert.equal(
+      (await server.post(agentA.key, '/v1/peopleRelationships', { personId })).status,
+      400,
+    );
+    const put = await server.put(agentA.key, `/v1/peopleRelationships/${rel.body.id}`, {
+      type: 'Partner',
+    });
     assert.equal(put.body.type, 'Partner');
     assert.equal(put.body.emails[0].value, 'jo@example.com');
-    assert.equal((await server.del(agentA.key, `/v1/peopleRelationships/${rel.body.id}`)).status, 204);
+    assert.equal(
+      (await server.del(agentA.key, `/v1/peopleRelationships/${rel.body.id}`)).status,
+      204,
+    );
     assert.deepEqual(await events(server, account.accountId, mark), [
-      ['peopleRelationshipCreated', [rel.body.id]], ['peopleUpdated', [personId]],
-      ['peopleRelationshipUpdated', [rel.body.id]], ['peopleUpdated', [personId]],
-      ['peopleRelationshipDeleted', [rel.body.id]], ['peopleUpdated', [personId]],
+      ['peopleRelationshipCreated', [rel.body.id]],
+      ['peopleUpdated', [personId]],
+      ['peopleRelationshipUpdated', [rel.body.id]],
+      ['peopleUpdated', [personId]],
+      ['peopleRelationshipDeleted', [rel.body.id]],
+      ['peopleUpdated', [personId]],
     ]);
   });
 
@@ -91,26 +189,73 @@ describe('timeline: appointments, relationships, person deletion', () => {
     const key = agentA.key;
     const note = await server.post(key, '/v1/notes', { personId, body: 'n' });
     await server.post(key, `/v1/reactions/Note/${note.body.id}`, { body: '👍' });
-    await server.post(key, '/v1/threadedReplies', { refType: 'Note', refId: note.body.id, body: 'r' });
+    await server.post(key, '/v1/threadedReplies', {
+      refType: 'Note',
+      refId: note.body.id,
+      body: 'r',
+    });
     await server.post(key, '/v1/calls', { personId, phone: '5550001111' });
     await server.post(key, '/v1/textMessages', { personId, message: 't' });
     await server.post(key, '/v1/emails', { personId, subject: 'e' });
     await server.post(key, '/v1/tasks', { personId, name: 'k' });
     await server.post(key, '/v1/peopleRelationships', { personId, name: 'Kim' });
-    const appt = await server.post(key, '/v1/appointments', { title: 'a', start: '2026-04-01T15:00:00Z', end: '2026-04-01T16:00:00Z', invitees: [{ personId }, { userId: agentA.id }] });
+    const appt = await server.post(key, '/v1/appointments', {
+      title: 'a',
+      start: '2026-04-01T15:00:00Z',
+      end: '2026-04-01T16:00:00Z',
+      invitees: [{ personId }, { userId: agentA.id }],
+    });
     assert.equal(appt.status, 201);
     const mark = await lastOutboxId(server);
     assert.equal((await server.del(account.owner.key, `/v1/people/${personId}`)).status, 204);
     const db = server.ctx.db;
-    const count = async (table: 'notes' | 'calls' | 'text_messages' | 'emails' | 'tasks' | 'people_relationships') =>
-      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('person_id', '=', personId).executeTakeFirst())?.n);
-    for (const table of ['notes', 'calls', 'text_messages', 'emails', 'tasks', 'people_relationships'] as const) assert.equal(await count(table), 0, table);
-    const reactions = await db.selectFrom('reactions').select('id').where('ref_id', '=', note.body.id).where('account_id', '=', account.accountId).execute();
+    const count = async (
+      table: 'notes' | 'calls' | 'text_messages' | 'emails' | 'tasks' | 'people_relationships',
+    ) =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('person_id', '=', personId)
+            .executeTakeFirst()
+        )?.n,
+      );
+    for (const table of [
+      'notes',
+      'calls',
+      'text_messages',
+      'emails',
+      'tasks',
+      'people_relationships',
+    ] as const)
+      assert.equal(await count(table), 0, table);
+    const reactions = await db
+      .selectFrom('reactions')
+      .select('id')
+      .where('ref_id', '=', note.body.id)
+      .where('account_id', '=', account.accountId)
+      .execute();
     assert.equal(reactions.length, 0);
-    const replies = await db.selectFrom('threaded_replies').select('id').where('ref_id', '=', note.body.id).where('account_id', '=', account.accountId).execute();
+    const replies = await db
+      .selectFrom('threaded_replies')
+      .select('id')
+      .where('ref_id', '=', note.body.id)
+      .where('account_id', '=', account.accountId)
+      .execute();
     assert.equal(replies.length, 0);
-    const invitees = await db.selectFrom('appointment_invitees').select('person_id').where('appointment_id', '=', appt.body.id).execute();
-    assert.deepEqual(invitees, [{ person_id: null }], 'the appointment stays with its user invitee; the person is gone from it');
-    assert.deepEqual(await events(server, account.accountId, mark), [['peopleDeleted', [personId]]]);
+    const invitees = await db
+      .selectFrom('appointment_invitees')
+      .select('person_id')
+      .where('appointment_id', '=', appt.body.id)
+      .execute();
+    assert.deepEqual(
+      invitees,
+      [{ person_id: null }],
+      'the appointment stays with its user invitee; the person is gone from it',
+    );
+    assert.deepEqual(await events(server, account.accountId, mark), [
+      ['peopleDeleted', [personId]],
+    ]);
   });
 });

@@ -10,7 +10,9 @@ function plainHttp(port: number, path: string): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    );
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', () => resolve(Buffer.concat(chunks).toString('latin1')));
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
@@ -40,7 +42,10 @@ describe('HTTPS only', () => {
     const answer = await plainHttp(port, '/health');
     assert.doesNotMatch(answer, /HTTP\/1\.[01] 200/);
     assert.ok(!answer.includes('"status":"ok"'), answer);
-    const viaClient = await request(`http://127.0.0.1:${port}/health`, { headersTimeout: 3000, bodyTimeout: 3000 })
+    const viaClient = await request(`http://127.0.0.1:${port}/health`, {
+      headersTimeout: 3000,
+      bodyTimeout: 3000,
+    })
       .then((r) => r.statusCode)
       .catch(() => 'refused');
     assert.notEqual(viaClient, 200);
@@ -63,12 +68,19 @@ describe('HEARTH_TRUST_PROXY=1', () => {
     assert.match(server.url, /^http:/);
     const res = await server.call('GET', '/health', { headers: { 'x-forwarded-proto': 'https' } });
     assert.equal(res.status, 200);
-    const people = await server.call('GET', '/v1/people', { key, headers: { 'x-forwarded-proto': 'https' } });
+    const people = await server.call('GET', '/v1/people', {
+      key,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     assert.equal(people.status, 200, people.text);
   });
 
   it('refuses requests without X-Forwarded-Proto: https with 403', async () => {
-    const variants: Record<string, string>[] = [{}, { 'x-forwarded-proto': 'http' }, { 'x-forwarded-proto': 'HTTPS-ish' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { 'x-forwarded-proto': 'http' },
+      { 'x-forwarded-proto': 'HTTPS-ish' },
+    ];
     for (const headers of variants) {
       const res = await server.call('GET', '/v1/people', { key, headers });
       assert.equal(res.status, 403, JSON.stringify(headers));
@@ -76,7 +88,11 @@ describe('HEARTH_TRUST_PROXY=1', () => {
     }
     const post = await server.call('POST', '/v1/people', { key, body: { firstName: 'Plain' } });
     assert.equal(post.status, 403);
-    const count = await server.ctx.db.selectFrom('people').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+    const count = await server.ctx.db
+      .selectFrom('people')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);
   });
 });

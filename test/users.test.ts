@@ -27,7 +27,19 @@ describe('users, me and identity', () => {
     assert.equal(res.body._metadata.total, 4);
     assert.deepEqual(ids(res), [lender.id, agent.id, admin.id, account.owner.id]);
     const user = res.body.users.find((u: { id: number }) => u.id === agent.id);
-    assert.deepEqual(Object.keys(user).sort(), ['created', 'email', 'firstName', 'id', 'lastName', 'name', 'phone', 'role', 'status', 'updated']);
+    assert.deepEqual(Object.keys(user).sort(), [
+      'created',
+      'email',
+      'firstName',
+      'id',
+      'lastName',
+      'name',
+      'phone',
+      'role',
+      'status',
+      'teamLeaderOf',
+      'updated',
+    ]);
     assert.equal(user.role, 'Agent');
     assert.equal(user.name, 'Al Agent');
     assert.ok(!('api_key_hash' in user) && !('apiKey' in user));
@@ -38,19 +50,43 @@ describe('users, me and identity', () => {
     assert.deepEqual(ids(await server.get(agent.key, '/v1/users?role=Admin')), [admin.id]);
     assert.deepEqual(ids(await server.get(agent.key, '/v1/users?role=Broker')), [admin.id]);
     assert.deepEqual(ids(await server.get(agent.key, '/v1/users?role=Owner')), [account.owner.id]);
-    assert.deepEqual(ids(await server.get(agent.key, `/v1/users?name=${encodeURIComponent('Ada Admin')}`)), [admin.id]);
+    assert.deepEqual(
+      ids(await server.get(agent.key, `/v1/users?name=${encodeURIComponent('Ada Admin')}`)),
+      [admin.id],
+    );
     const adminUser = (await server.get(agent.key, `/v1/users/${admin.id}`)).body;
-    assert.deepEqual(ids(await server.get(agent.key, `/v1/users?email=${encodeURIComponent(adminUser.email.toUpperCase())}`)), [admin.id]);
-    assert.deepEqual(ids(await server.get(agent.key, `/v1/users?role=Agent&name=${encodeURIComponent('Ada Admin')}`)), []);
+    assert.deepEqual(
+      ids(
+        await server.get(
+          agent.key,
+          `/v1/users?email=${encodeURIComponent(adminUser.email.toUpperCase())}`,
+        ),
+      ),
+      [admin.id],
+    );
+    assert.deepEqual(
+      ids(
+        await server.get(agent.key, `/v1/users?role=Agent&name=${encodeURIComponent('Ada Admin')}`),
+      ),
+      [],
+    );
     assert.equal((await server.get(agent.key, '/v1/users?role=King')).status, 400);
-    assert.deepEqual(ids(await server.get(agent.key, '/v1/users?sort=name')), [admin.id, agent.id, lender.id, account.owner.id]);
+    assert.deepEqual(ids(await server.get(agent.key, '/v1/users?sort=name')), [
+      admin.id,
+      agent.id,
+      lender.id,
+      account.owner.id,
+    ]);
   });
 
   it('paginates with limit and next', async () => {
     const first = await server.get(agent.key, '/v1/users?limit=3');
     assert.equal(first.body.users.length, 3);
     assert.match(first.body._metadata.nextLink, /^https:\/\/hearth\.test\/v1\/users\?/);
-    const second = await server.get(agent.key, `/v1/users?limit=3&next=${first.body._metadata.next}`);
+    const second = await server.get(
+      agent.key,
+      `/v1/users?limit=3&next=${first.body._metadata.next}`,
+    );
     assert.deepEqual(ids(second), [account.owner.id]);
   });
 
@@ -81,7 +117,11 @@ describe('users, me and identity', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.account.id, account.accountId);
     assert.equal(typeof res.body.account.name, 'string');
-    assert.deepEqual(res.body.account.owner, { id: owner.id, name: owner.name, email: owner.email });
+    assert.deepEqual(res.body.account.owner, {
+      id: owner.id,
+      name: owner.name,
+      email: owner.email,
+    });
     assert.equal(res.body.user.id, agent.id);
     assert.equal(res.body.user.name, me.name);
     assert.equal(res.body.user.email, me.email);

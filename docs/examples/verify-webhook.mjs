@@ -24,13 +24,21 @@ export function verifyHearthSignature(rawBody, signatureHeader, systemKey) {
  * an HMAC-SHA256 (key: your system key's UTF-8 bytes) of `${webhook-id}.${webhook-timestamp}.${body}`.
  * Deliveries older than `toleranceSeconds` are refused to stop replays.
  */
-export function verifyStandardWebhook(rawBody, headers, systemKey, toleranceSeconds = 300, nowSeconds = Math.floor(Date.now() / 1000)) {
+export function verifyStandardWebhook(
+  rawBody,
+  headers,
+  systemKey,
+  toleranceSeconds = 300,
+  nowSeconds = Math.floor(Date.now() / 1000),
+) {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signatures = headers['webhook-signature'];
   if (!id || !timestamp || !signatures) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', systemKey).update(`${id}.${timestamp}.${Buffer.from(rawBody).toString('utf8')}`).digest('base64');
+  const expected = createHmac('sha256', systemKey)
+    .update(`${id}.${timestamp}.${Buffer.from(rawBody).toString('utf8')}`)
+    .digest('base64');
   return signatures.split(' ').some((entry) => {
     const [version, value] = entry.split(',', 2);
     return version === 'v1' && value !== undefined && safeEqual(expected, value);

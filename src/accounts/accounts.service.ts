@@ -23,7 +23,13 @@ export const STAGE_WEIGHT_STEP = 10;
  * The appointment types and outcomes every new account starts with, ordered 10, 20, 30… like the
  * stages; none is protected. Migration 0120 gave existing accounts the same lists.
  */
-export const DEFAULT_APPOINTMENT_TYPES = ['Buyer Consultation', 'Listing Appointment', 'Showing', 'Closing', 'Other'];
+export const DEFAULT_APPOINTMENT_TYPES = [
+  'Buyer Consultation',
+  'Listing Appointment',
+  'Showing',
+  'Closing',
+  'Other',
+];
 export const DEFAULT_APPOINTMENT_OUTCOMES = ['Met', 'No Show', 'Rescheduled', 'Canceled'];
 
 export type UserRole = UsersTable['role'];
@@ -93,10 +99,24 @@ export async function createAccount(
       )
       .execute();
     const labels = (names: string[]) =>
-      names.map((name, index) => ({ account_id: account.id, name, order_weight: (index + 1) * STAGE_WEIGHT_STEP, created_at: stamp, updated_at: stamp }));
+      names.map((name, index) => ({
+        account_id: account.id,
+        name,
+        order_weight: (index + 1) * STAGE_WEIGHT_STEP,
+        created_at: stamp,
+        updated_at: stamp,
+      }));
     await trx.insertInto('appointment_types').values(labels(DEFAULT_APPOINTMENT_TYPES)).execute();
-    await trx.insertInto('appointment_outcomes').values(labels(DEFAULT_APPOINTMENT_OUTCOMES)).execute();
-    const owner = await insertUser(trx, account.id, { name: input.ownerName, email: input.ownerEmail, role: 'Owner' }, now);
+    await trx
+      .insertInto('appointment_outcomes')
+      .values(labels(DEFAULT_APPOINTMENT_OUTCOMES))
+      .execute();
+    const owner = await insertUser(
+      trx,
+      account.id,
+      { name: input.ownerName, email: input.ownerEmail, role: 'Owner' },
+      now,
+    );
     return { account, ...owner };
   });
 }
@@ -106,14 +126,22 @@ export async function createUser(
   input: { accountId: number; name: string; email: string; role: UserRole },
 ): Promise<CreatedUser> {
   return db.transaction().execute(async (trx) => {
-    const account = await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
+    const account = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', input.accountId)
+      .executeTakeFirst();
     if (!account) throw new Error(`Account ${input.accountId} does not exist`);
     return insertUser(trx, input.accountId, input);
   });
 }
 
 /** Registers an integrating system for the whole installation; its key is shown once. */
-export async function createSystem(db: Db, name: string, now = Date.now()): Promise<{ system: string; systemKey: string }> {
+export async function createSystem(
+  db: Db,
+  name: string,
+  now = Date.now(),
+): Promise<{ system: string; systemKey: string }> {
   const systemKey = newSecret('hsk');
   await db
     .insertInto('systems')

@@ -1,12 +1,14 @@
 import type { AppContext } from '../context.js';
+import { responsibleAgentId } from '../ponds/ponds.repo.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import type { BackgroundJob } from '../worker.js';
+import type { BackgroundJob } from '../jobs/types.js';
+import { pollingLoop } from '../jobs/loop.js';
 import { insertTask, type TaskType } from '../tasks/tasks.repo.js';
 import { insertEmail } from '../emails/emails.repo.js';
-import { findTemplateInAccount } from '../templates/templates.repo.js';
+import { findTemplateInAccount, type TemplateRow } from '../templates/templates.repo.js';
 import { loadMergeData } from '../templates/merge-data.js';
-import { renderMergeFields } from '../templates/merge-fields.js';
+import { type MergeData, renderMergeFields } from '../templates/merge-fields.js';
 import { isoSeconds } from '../time.js';
 import { nextDueAt, nextPendingStep, stepDueAt } from './actionPlans.schedule.js';
 import type { StepRow } from './actionPlans.presenter.js';
@@ -16,21 +18,44 @@ import type { Selectable } from 'kysely';
 /** How often the engine looks for steps that fell due. */
 export const POLL_INTERVAL_MS = 500;
 const BATCH = 100;
+/** Task names are at most this long (the tasks API's limit). */
+const TASK_NAME_MAX = 500;
 /** Rounds per tick: a round advances each due person-plan by one step. */
 const MAX_ROUNDS = 50;
 
 type PlanPerson = Selectable<ActionPlansPeopleTable>;
 
 async function accountOwnerId(trx: Trx, accountId: number): Promise<number | null> {
-  const owner = await trx.selectFrom('users').select('id').where('account_id', '=', accountId).where('role', '=', 'Owner').orderBy('id').executeTakeFirst();
+  const owner = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'Owner')
+    .orderBy('id')
+    .executeTakeFirst();
   return owner?.id ?? null;
 }
 
 /** Carries out one step inside the caller's transaction; returns what it created. */
-async function carryOut(ctx: AppContext, trx: Trx, run: PlanPerson, step: StepRow, dueAt: string, now: number) {
+async function carryOut(
+  ctx: AppContext,
+  trx: Trx,
+  run: PlanPerson,
+  step: StepRow,
+  dueAt: string,
+  now: number,
+) {
   const accountId = run.account_id;
-  const person = await trx.selectFrom('people').select('assigned_user_id').where('id', '=', run.person_id).executeTakeFirstOrThrow();
-  const agentId = person.assigned_user_id ?? (await accountOwnerId(trx, accountId));
+  const person = await trx
+    .selectFrom('people')
+    .select(['assigned_user_id', 'assigned_pond_id'])
+    .where('id', '=', run.person_id)
+    .executeTakeFirstOrThrow();
+  const agentId =
+    (await responsibleAgentId(trx, accountId, {
+      assignedUserId: person.assigned_user_id,
+      assignedPondId: person.assigned_pond_id,
+    })) ?? (await accountOwnerId(trx, accountId));
   if (step.kind === 'task') {
     const taskId = await insertTask(trx, accountId, {
       personId: run.person_id,
@@ -42,14 +67,26 @@ async function carryOut(ctx: AppContext, trx: Trx, run: PlanPerson, step: StepRo
     });
     return { task_id: taskId, email_id: null };
   }
-  const template = step.template_id === null ? undefined : await findTemplateInAccount(trx, accountId, step.template_id);
+  const kind = step.kind === 'text' ? 'text' : 'email';
+  const template =
+    step.template_id === null
+      ? undefined
+      : await findTemplateInAccount(trx, accountId, step.template_id, kind);
   if (!template) {
     // Templates in use cannot be deleted, so this is a plan edited under our feet: skip, do not stall.
-    ctx.log.warn({ planPersonId: run.id, stepId: step.id }, 'action plan email step has no template; skipped');
+    ctx.log.warn(
+      { planPersonId: run.id, stepId: step.id },
+      `action plan ${kind} step has no template; skipped`,
+    );
     return { task_id: null, email_id: null };
   }
   const merge = await loadMergeData(trx, accountId, run.person_id, agentId);
   const data = merge!.data;
+  if (kind === 'text')
+    return {
+      task_id: await textTask(trx, run, template, data, agentId, dueAt, now),
+      email_id: null,
+    };
   const body = renderMergeFields(template.body, data);
   const emailId = await insertEmail(trx, accountId, {
     personId: run.person_id,
@@ -63,6 +100,27 @@ async function carryOut(ctx: AppContext, trx: Trx, run: PlanPerson, step: StepRo
     now,
   });
   return { task_id: null, email_id: emailId };
+}
+
+/** Hearth sends no text messages: a text step gives the agent a Text task holding the merged message. */
+function textTask(
+  trx: Trx,
+  run: PlanPerson,
+  template: TemplateRow,
+  data: MergeData,
+  agentId: number | null,
+  dueAt: string,
+  now: number,
+) {
+  const message = renderMergeFields(template.body, data).trim();
+  return insertTask(trx, run.account_id, {
+    personId: run.person_id,
+    name: `Text: ${message}`.slice(0, TASK_NAME_MAX),
+    type: 'Text',
+    assignedUserId: agentId,
+    dueDate: dueAt.slice(0, 10),
+    now,
+  });
 }
 
 /**
@@ -85,24 +143,44 @@ async function advance(ctx: AppContext, planPersonId: number, now: number): Prom
     if (!run) return false;
     const step = await nextPendingStep(trx, run.account_id, run.id, run.action_plan_id);
     const complete = () =>
-      trx.updateTable('action_plans_people').set({ status: 'Completed', completed_at: at, next_due_at: null, updated_at: at }).where('id', '=', run.id).execute();
+      trx
+        .updateTable('action_plans_people')
+        .set({ status: 'Completed', completed_at: at, next_due_at: null, updated_at: at })
+        .where('id', '=', run.id)
+        .execute();
     if (!step) {
       await complete();
       return true;
     }
     const dueAt = stepDueAt(run.started_at, step.delay_days);
     if (dueAt > at) {
-      await trx.updateTable('action_plans_people').set({ next_due_at: dueAt }).where('id', '=', run.id).execute();
+      await trx
+        .updateTable('action_plans_people')
+        .set({ next_due_at: dueAt })
+        .where('id', '=', run.id)
+        .execute();
       return false;
     }
     const created = await carryOut(ctx, trx, run, step, dueAt, now);
     await trx
       .insertInto('action_plan_step_runs')
-      .values({ account_id: run.account_id, plan_person_id: run.id, step_id: step.id, due_at: dueAt, executed_at: at, ...created })
+      .values({
+        account_id: run.account_id,
+        plan_person_id: run.id,
+        step_id: step.id,
+        due_at: dueAt,
+        executed_at: at,
+        ...created,
+      })
       .execute();
     const next = await nextPendingStep(trx, run.account_id, run.id, run.action_plan_id);
     if (!next) await complete();
-    else await trx.updateTable('action_plans_people').set({ next_due_at: nextDueAt(run.started_at, next), updated_at: at }).where('id', '=', run.id).execute();
+    else
+      await trx
+        .updateTable('action_plans_people')
+        .set({ next_due_at: nextDueAt(run.started_at, next), updated_at: at })
+        .where('id', '=', run.id)
+        .execute();
     return true;
   });
 }
@@ -128,7 +206,10 @@ export async function runDueActionPlanSteps(ctx: AppContext): Promise<number> {
       } catch (err) {
         // Another worker committed this step first: the constraint did its job.
         if (isUniqueViolation(err)) continue;
-        ctx.log.error({ err, planPersonId: id }, 'action plan step failed; it stays pending and is retried');
+        ctx.log.error(
+          { err, planPersonId: id },
+          'action plan step failed; it stays pending and is retried',
+        );
       }
     }
     advanced += progressed;
@@ -139,36 +220,12 @@ export async function runDueActionPlanSteps(ctx: AppContext): Promise<number> {
 
 /** The background job that carries out action plan steps as they fall due. */
 export function actionPlansJob(ctx: AppContext): BackgroundJob {
-  let timer: NodeJS.Timeout | null = null;
-  let inFlight: Promise<void> | null = null;
-  let stopped = false;
-  const tick = async () => {
-    try {
-      await runDueActionPlanSteps(ctx);
-    } catch (err) {
-      ctx.log.error({ err }, 'action plan engine pass failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      inFlight = tick().finally(() => {
-        inFlight = null;
-        schedule();
-      });
-    }, POLL_INTERVAL_MS);
-    timer.unref();
-  };
-  return {
+  return pollingLoop(ctx, {
     name: 'actionPlans',
-    start() {
-      stopped = false;
-      schedule();
+    pollMs: POLL_INTERVAL_MS,
+    async tick() {
+      await runDueActionPlanSteps(ctx);
+      return false;
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await inFlight;
-    },
-  };
+  });
 }

@@ -1,9 +1,16 @@
 import type { Selectable } from 'kysely';
-import type { ActionPlansPeopleTable, ActionPlansTable, ActionPlanStepsTable } from './actionPlans.tables.js';
+import type {
+  ActionPlansPeopleTable,
+  ActionPlansTable,
+  ActionPlanStepsTable,
+} from './actionPlans.tables.js';
 
 export type ActionPlanRow = Selectable<ActionPlansTable>;
 export type StepRow = Selectable<ActionPlanStepsTable>;
-export type PlanPersonRow = Selectable<ActionPlansPeopleTable> & { action_plan_name: string; steps_completed: number | string };
+export type PlanPersonRow = Selectable<ActionPlansPeopleTable> & {
+  action_plan_name: string;
+  steps_completed: number | string;
+};
 
 export function presentStep(row: StepRow) {
   return {

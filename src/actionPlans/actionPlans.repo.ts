@@ -1,19 +1,62 @@
+import type { Insertable, Updateable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { containsText } from '../db/text-match.js';
 import type { AuthUser } from '../http/auth.js';
-import { visiblePersonIds } from '../people/people.access.js';
+import { visiblePersonIds } from '../access/visibility.js';
 import type { ActionPlanRow, PlanPersonRow, StepRow } from './actionPlans.presenter.js';
+import type { ActionPlanStatus, ActionPlansTable } from './actionPlans.tables.js';
 import './actionPlans.tables.js';
 
 export function plansQuery(db: DbOrTrx, accountId: number) {
   return db.selectFrom('action_plans').selectAll().where('account_id', '=', accountId);
 }
 
-export async function findPlan(db: DbOrTrx, accountId: number, id: number): Promise<ActionPlanRow | undefined> {
+/** The account's plans, narrowed to a status and to names containing `name` when given. */
+export function plansListQuery(
+  db: DbOrTrx,
+  accountId: number,
+  filters: { status?: ActionPlanStatus; name?: string },
+) {
+  let query = plansQuery(db, accountId);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.name) query = query.where(containsText('name', filters.name));
+  return query;
+}
+
+export async function insertPlan(
+  db: DbOrTrx,
+  values: Insertable<ActionPlansTable>,
+): Promise<number> {
+  const row = await db
+    .insertInto('action_plans')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updatePlan(
+  db: DbOrTrx,
+  id: number,
+  changes: Updateable<ActionPlansTable>,
+): Promise<void> {
+  await db.updateTable('action_plans').set(changes).where('id', '=', id).execute();
+}
+
+export async function findPlan(
+  db: DbOrTrx,
+  accountId: number,
+  id: number,
+): Promise<ActionPlanRow | undefined> {
   return plansQuery(db, accountId).where('id', '=', id).executeTakeFirst();
 }
 
 /** Steps of several plans at once, grouped by plan, each group in run order. */
-export async function stepsOfPlans(db: DbOrTrx, accountId: number, planIds: number[]): Promise<Map<number, StepRow[]>> {
+export async function stepsOfPlans(
+  db: DbOrTrx,
+  accountId: number,
+  planIds: number[],
+): Promise<Map<number, StepRow[]>> {
   const grouped = new Map<number, StepRow[]>(planIds.map((id) => [id, []]));
   if (planIds.length === 0) return grouped;
   const rows = await db
@@ -46,6 +89,11 @@ export function visiblePlanPeople(db: DbOrTrx, auth: AuthUser) {
     .where('app.person_id', 'in', visiblePersonIds(db, auth));
 }
 
-export async function findVisiblePlanPerson(db: DbOrTrx, auth: AuthUser, id: number): Promise<PlanPersonRow | undefined> {
-  return (await visiblePlanPeople(db, auth).where('app.id', '=', id).executeTakeFirst()) as PlanPersonRow | undefined;
+export async function findVisiblePlanPerson(
+  db: DbOrTrx,
+  auth: AuthUser,
+  id: number,
+): Promise<PlanPersonRow | undefined> {
+  return (await visiblePlanPeople(db, auth).where('app.id', '=', id).executeTakeFirst()) as
+    PlanPersonRow | undefined;
 }

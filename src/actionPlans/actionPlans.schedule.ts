@@ -24,7 +24,12 @@ export function planStepsQuery(db: DbOrTrx, accountId: number, actionPlanId: num
 }
 
 /** The first step (in order) that has not run for this person-plan, or null when all have. */
-export async function nextPendingStep(trx: DbOrTrx, accountId: number, planPersonId: number, actionPlanId: number) {
+export async function nextPendingStep(
+  trx: DbOrTrx,
+  accountId: number,
+  planPersonId: number,
+  actionPlanId: number,
+) {
   return planStepsQuery(trx, accountId, actionPlanId)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -55,6 +60,10 @@ export async function refreshSchedule(
 ): Promise<string> {
   const next = await nextPendingStep(trx, row.account_id, row.id, row.action_plan_id);
   const due = nextDueAt(row.started_at, next);
-  await trx.updateTable('action_plans_people').set({ next_due_at: due }).where('id', '=', row.id).execute();
+  await trx
+    .updateTable('action_plans_people')
+    .set({ next_due_at: due })
+    .where('id', '=', row.id)
+    .execute();
   return due;
 }

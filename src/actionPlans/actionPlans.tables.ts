@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export type ActionPlanStatus = 'Active' | 'Inactive';
 export type PlanPersonStatus = 'Running' | 'Paused' | 'Completed';
-export type StepKind = 'task' | 'email';
+export type StepKind = 'task' | 'email' | 'text';
 
 export interface ActionPlansTable {
   id: Generated<number>;

@@ -18,7 +18,12 @@ export function labelsOf(db: DbOrTrx, kind: LabelKind, accountId: number) {
   return db.selectFrom(tableOf(kind)).selectAll().where('account_id', '=', accountId);
 }
 
-export async function findLabel(db: DbOrTrx, kind: LabelKind, accountId: number, id: number): Promise<LabelRow | undefined> {
+export async function findLabel(
+  db: DbOrTrx,
+  kind: LabelKind,
+  accountId: number,
+  id: number,
+): Promise<LabelRow | undefined> {
   return labelsOf(db, kind, accountId).where('id', '=', id).executeTakeFirst();
 }
 
@@ -27,21 +32,42 @@ export async function findLabel(db: DbOrTrx, kind: LabelKind, accountId: number,
  * On PostgreSQL the row is share-locked until the transaction ends, so a concurrent delete of the
  * type either waits for this appointment (and moves it) or wins first (and this refuses the id).
  */
-export async function requireLabel(trx: Trx, dialect: DialectName, kind: LabelKind, accountId: number, id: number): Promise<void> {
-  const found = await sql<{ id: number }>`select id from ${sql.table(kind.table)} where id = ${id} and account_id = ${accountId}${
+export async function requireLabel(
+  trx: Trx,
+  dialect: DialectName,
+  kind: LabelKind,
+  accountId: number,
+  id: number,
+): Promise<void> {
+  const found = await sql<{
+    id: number;
+  }>`select id from ${sql.table(kind.table)} where id = ${id} and account_id = ${accountId}${
     dialect === 'postgres' ? sql` for share` : sql``
   }`.execute(trx);
   if (found.rows.length === 0) {
-    throw badRequest(`${kind.field}: no ${kind.noun} ${id} in this account`, [{ field: kind.field, message: `unknown ${kind.noun}` }]);
+    throw badRequest(`${kind.field}: no ${kind.noun} ${id} in this account`, [
+      { field: kind.field, message: `unknown ${kind.noun}` },
+    ]);
   }
 }
 
 /** Locks a record before its deletion (PostgreSQL; SQLite runs one writer at a time). See requireLabel. */
-export async function lockLabel(trx: Trx, dialect: DialectName, kind: LabelKind, id: number): Promise<void> {
+export async function lockLabel(
+  trx: Trx,
+  dialect: DialectName,
+  kind: LabelKind,
+  id: number,
+): Promise<void> {
   if (dialect !== 'postgres') return;
   await sql`select id from ${sql.table(kind.table)} where id = ${id} for update`.execute(trx);
 }
 
 export function presentLabel(row: LabelRow) {
-  return { id: row.id, name: row.name, orderWeight: row.order_weight, created: row.created_at, updated: row.updated_at };
+  return {
+    id: row.id,
+    name: row.name,
+    orderWeight: row.order_weight,
+    created: row.created_at,
+    updated: row.updated_at,
+  };
 }

@@ -5,11 +5,18 @@ import { createContext } from '../bootstrap.js';
 import type { AppContext } from '../context.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { createAccount, createSystem, createUser, USER_ROLES, type UserRole } from '../accounts/accounts.service.js';
+import {
+  createAccount,
+  createSystem,
+  createUser,
+  USER_ROLES,
+  type UserRole,
+} from '../accounts/accounts.service.js';
 import { parseFlags, requiredString } from './args.js';
 import { setRateLimit } from '../rateLimit/overrides.js';
 import { createOAuthClientCommand } from '../oauth/clients.js';
 import pino from 'pino';
+import { readFirstLine, setPasswordCommand } from '../auth/setPasswordCommand.js';
 
 type Flags = ReturnType<typeof parseFlags>;
 
@@ -23,7 +30,8 @@ function email(flags: Flags, name: string): string {
 
 function accountId(flags: Flags): number {
   const raw = requiredString(flags, 'account');
-  if (!/^\d+$/.test(raw)) throw new Error(`--account must be an account id (a number), got '${raw}'`);
+  if (!/^\d+$/.test(raw))
+    throw new Error(`--account must be an account id (a number), got '${raw}'`);
   return Number(raw);
 }
 
@@ -38,21 +46,53 @@ const commands: Record<string, (ctx: AppContext, flags: Flags) => Promise<unknow
   },
   async 'create-user'(ctx, flags) {
     const role = requiredString(flags, 'role') as UserRole;
-    if (!USER_ROLES.includes(role)) throw new Error(`--role must be one of ${USER_ROLES.join(', ')}, got '${role}'`);
+    if (!USER_ROLES.includes(role))
+      throw new Error(`--role must be one of ${USER_ROLES.join(', ')}, got '${role}'`);
     const id = accountId(flags);
-    const account = await ctx.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!account) throw new Error(`Account ${id} does not exist`);
-    return createUser(ctx.db, { accountId: id, role, name: requiredString(flags, 'name'), email: email(flags, 'email') });
+    return createUser(ctx.db, {
+      accountId: id,
+      role,
+      name: requiredString(flags, 'name'),
+      email: email(flags, 'email'),
+    });
   },
   async 'create-system'(ctx, flags) {
-    return createSystem(ctx.db, requiredString(flags, 'name'));
+    const name = requiredString(flags, 'name');
+    try {
+      return await createSystem(ctx.db, name);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      throw new Error(
+        `A system named "${name}" is already registered (its key was shown when it was created); choose another name`,
+        { cause: err },
+      );
+    }
   },
   async 'set-rate-limit'(ctx, flags) {
-    const optional = (name: string) => (flags[name] === undefined ? undefined : requiredString(flags, name));
-    return setRateLimit(ctx.db, { context: requiredString(flags, 'context'), limit: requiredString(flags, 'limit'), system: optional('system'), tier: optional('tier') });
+    const optional = (name: string) =>
+      flags[name] === undefined ? undefined : requiredString(flags, name);
+    return setRateLimit(ctx.db, {
+      context: requiredString(flags, 'context'),
+      limit: requiredString(flags, 'limit'),
+      system: optional('system'),
+      tier: optional('tier'),
+    });
   },
   async 'create-oauth-client'(ctx, flags) {
     return createOAuthClientCommand(ctx.db, flags);
+  },
+  async 'set-password'(ctx, flags) {
+    return setPasswordCommand(ctx, {
+      email: email(flags, 'email'),
+      accountId: flags.account === undefined ? undefined : accountId(flags),
+      password: await readFirstLine(process.stdin),
+    });
   },
   async migrate(ctx) {
     return { migrated: await migrateToLatest(ctx.db, ctx.dialect) };
@@ -60,7 +100,7 @@ const commands: Record<string, (ctx: AppContext, flags: Flags) => Promise<unknow
 };
 
 function explain(err: unknown): string {
-  if (isUniqueViolation(err)) return 'That name or email is already registered';
+  if (isUniqueViolation(err)) return 'That email is already registered';
   return err instanceof Error ? err.message : String(err);
 }
 
@@ -68,7 +108,9 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const run = command ? commands[command] : undefined;
   if (!run) {
-    process.stderr.write(`Usage: npm run --silent admin -- <${Object.keys(commands).join('|')}> [--flag value …]\n`);
+    process.stderr.write(
+      `Usage: npm run --silent admin -- <${Object.keys(commands).join('|')}> [--flag value …]\n`,
+    );
     return 2;
   }
   let ctx: AppContext | null = null;
@@ -76,7 +118,10 @@ async function main(argv: string[]): Promise<number> {
     const flags = parseFlags(rest);
     const config = loadConfig();
     // `migrate` reports what it applied, so the context must not migrate first.
-    ctx = command === 'migrate' ? await openWithoutMigrating(config) : await createContext(config, { log: pino({ level: 'silent' }) });
+    ctx =
+      command === 'migrate'
+        ? await openWithoutMigrating(config)
+        : await createContext(config, { log: pino({ level: 'silent' }) });
     const result = await run(ctx, flags);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

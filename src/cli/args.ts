@@ -3,7 +3,8 @@ export function parseFlags(argv: string[]): Record<string, string | string[] | t
   const flags: Record<string, string | string[] | true> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('--')) throw new Error(`Unexpected argument '${arg}'; flags look like --name value`);
+    if (!arg.startsWith('--'))
+      throw new Error(`Unexpected argument '${arg}'; flags look like --name value`);
     const name = arg.slice(2);
     const next = argv[i + 1];
     const value: string | true = next === undefined || next.startsWith('--') ? true : (i++, next);
@@ -15,13 +16,19 @@ export function parseFlags(argv: string[]): Record<string, string | string[] | t
   return flags;
 }
 
-export function requiredString(flags: Record<string, string | string[] | true>, name: string): string {
+export function requiredString(
+  flags: Record<string, string | string[] | true>,
+  name: string,
+): string {
   const value = flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new Error(`--${name} is required`);
   return value.trim();
 }
 
-export function stringList(flags: Record<string, string | string[] | true>, name: string): string[] {
+export function stringList(
+  flags: Record<string, string | string[] | true>,
+  name: string,
+): string[] {
   const value = flags[name];
   if (value === undefined || value === true) return [];
   return Array.isArray(value) ? value : [value];

@@ -1,5 +1,6 @@
 import type { CustomFieldsTable, DbOrTrx } from '../db/database.js';
 import { badRequest, type FieldError } from '../http/errors.js';
+import { dateOf } from '../time.js';
 
 export type CustomFieldEntity = 'person' | 'deal';
 
@@ -11,7 +12,11 @@ export interface CustomFieldDefinition {
   choices: string[];
 }
 
-export async function loadDefinitions(db: DbOrTrx, accountId: number, entity: CustomFieldEntity): Promise<CustomFieldDefinition[]> {
+export async function loadDefinitions(
+  db: DbOrTrx,
+  accountId: number,
+  entity: CustomFieldEntity,
+): Promise<CustomFieldDefinition[]> {
   const rows = await db
     .selectFrom('custom_fields')
     .select(['id', 'name', 'label', 'type', 'choices'])
@@ -27,16 +32,10 @@ export function isCustomKey(key: string): boolean {
   return /^custom[A-Za-z0-9_]*$/.test(key);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** Date.parse rolls 2025-02-30 over to March 2nd; a stored date must name a real day. */
-function isCalendarDate(ymd: string): boolean {
-  const [y, m, d] = ymd.split('-').map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
-function checkValue(field: CustomFieldDefinition, value: unknown): { value: unknown } | { error: string } {
+function checkValue(
+  field: CustomFieldDefinition,
+  value: unknown,
+): { value: unknown } | { error: string } {
   switch (field.type) {
     case 'text':
       if (typeof value === 'string' || typeof value === 'number') return { value: String(value) };
@@ -47,9 +46,7 @@ function checkValue(field: CustomFieldDefinition, value: unknown): { value: unkn
       return { error: 'must be a number' };
     }
     case 'date':
-      if (typeof value === 'string' && DATE.test(value) && isCalendarDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value))) {
-        return { value: value.slice(0, 10) };
-      }
+      if (typeof value === 'string' && dateOf(value) !== null) return { value: dateOf(value) };
       return { error: 'must be a date (YYYY-MM-DD)' };
     case 'dropdown':
       if (typeof value === 'string' && field.choices.includes(value)) return { value };
@@ -72,7 +69,10 @@ export function applyCustomValues(
     if (!isCustomKey(key)) continue;
     const field = definitions.find((d) => d.name === key);
     if (!field) {
-      errors.push({ field: key, message: `Unknown custom field '${key}'; define it with POST /v1/customFields first` });
+      errors.push({
+        field: key,
+        message: `Unknown custom field '${key}'; define it with POST /v1/customFields first`,
+      });
       continue;
     }
     if (value === null || value === '') {
@@ -80,7 +80,8 @@ export function applyCustomValues(
       continue;
     }
     const checked = checkValue(field, value);
-    if ('error' in checked) errors.push({ field: key, message: `Custom field '${key}' ${checked.error}` });
+    if ('error' in checked)
+      errors.push({ field: key, message: `Custom field '${key}' ${checked.error}` });
     else next[key] = checked.value;
   }
   if (errors.length) throw badRequest(errors.map((e) => e.message).join('; '), errors);

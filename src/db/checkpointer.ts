@@ -39,9 +39,15 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(file: string, onError: (message: string) => void = () => {}): Checkpointer {
+export function startCheckpointer(
+  file: string,
+  onError: (message: string) => void = () => {},
+): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { file, driver, intervalMs: INTERVAL_MS },
+  });
   worker.on('message', (message) => onError(String(message)));
   worker.on('error', (error) => onError(error.message));
   // A server shutting down closes the database (and stops this); a short-lived process such as

@@ -9,6 +9,10 @@ import type { DB, DbOrTrx } from './database.js';
 import { dialectOf, type DialectName } from './dialect.js';
 import { withStatementCache } from './statement-cache.js';
 import { dropStat4Samples } from './sqlite-replanning.js';
+import { registerQueryBudget } from './budget-function.js';
+import { ensurePrivateDatabaseFiles } from '../private-files.js';
+import { withIdempotencyClaims } from '../idempotency/claim.js';
+import { ReadThreads, readThreadsDb } from './read-threads.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -31,6 +35,30 @@ export interface SyncReader {
   dataVersion(): number;
 }
 const readers = new WeakMap<Kysely<DB>, SyncReader>();
+const pools = new WeakMap<Kysely<DB>, pg.Pool>();
+/** SQLite: the handle on read threads (read-threads.ts) of each database, made on first use. */
+const heavyReaders = new WeakMap<Kysely<DB>, () => Kysely<DB>>();
+const onReadThreads = new WeakSet<Kysely<DB>>();
+
+/**
+ * Where a read that may be heavy (a list page, its total) should run: on SQLite, outside a
+ * transaction, a handle whose queries run on worker threads, keeping the event loop free; else
+ * the handle itself.
+ */
+export function heavyReadDbOf(db: DbOrTrx): DbOrTrx {
+  if (db.isTransaction) return db;
+  return heavyReaders.get(db as Kysely<DB>)?.() ?? db;
+}
+
+/** True for a handle from heavyReadDbOf whose queries run on read threads. */
+export function runsOnReadThreads(db: DbOrTrx): boolean {
+  return onReadThreads.has(db as Kysely<DB>);
+}
+
+/** The PostgreSQL pool behind a database handle (for its usage metrics); none on SQLite. */
+export function poolOf(db: Kysely<DB>): pg.Pool | undefined {
+  return pools.get(db);
+}
 
 /** The read connection of a SQLite database; none inside a transaction, which must read its own writes. */
 export function syncReaderOf(db: DbOrTrx): SyncReader | undefined {
@@ -41,6 +69,7 @@ function openReader(file: string): SyncReader & { close(): Promise<void> } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   connection.pragma('temp_store = MEMORY');
+  registerQueryBudget(connection);
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
   const statements = withStatementCache(connection, () => {}, 500);
   const version = connection.prepare('pragma data_version').pluck();
@@ -51,11 +80,17 @@ function openReader(file: string): SyncReader & { close(): Promise<void> } {
   };
 }
 
-export function openDatabase(databaseUrl: string, options: { poolSize?: number; onBackgroundError?: (message: string) => void } = {}): OpenedDatabase {
+export function openDatabase(
+  databaseUrl: string,
+  options: { poolSize?: number; onBackgroundError?: (message: string) => void } = {},
+): OpenedDatabase {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
     const file = databaseUrl.slice('sqlite:'.length);
-    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    if (file !== ':memory:') {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      ensurePrivateDatabaseFiles(file);
+    }
     const sqlite = new Database(file === ':memory:' ? ':memory:' : file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -65,6 +100,7 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number; 
     // 64 KiB (this build's default); a lead event's savepoint passes that. In memory its SQL took
     // 138 µs instead of 195 µs. Sorts without an index use memory too.
     sqlite.pragma('temp_store = MEMORY');
+    registerQueryBudget(sqlite);
     // Keep the query planner's statistics fresh (SQLite's advice: at open, then periodically);
     // without them a filter such as email= can scan a whole account instead of using its index.
     sqlite.pragma('optimize = 0x10002');
@@ -80,20 +116,44 @@ export function openDatabase(databaseUrl: string, options: { poolSize?: number; 
     optimizer.unref();
     // An in-memory database is private to its connection: there is nothing a second one could read.
     const reader = file === ':memory:' ? null : openReader(file);
-    const checkpointer = file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
+    const checkpointer =
+      file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     // The checkpoint thread closes its connection last: closing returns only once the files are settled.
+    let threads: ReadThreads | null = null;
     const onClose = async () => {
       clearInterval(optimizer);
+      await threads?.close();
       await reader?.close();
       await checkpointer?.stop();
     };
-    const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)) });
-    if (reader) readers.set(db, reader);
+    const db = new Kysely<DB>({
+      dialect: withIdempotencyClaims(
+        new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)),
+        dialect,
+      ),
+    });
+    if (reader) {
+      readers.set(db, reader);
+      let heavy: Kysely<DB> | null = null;
+      heavyReaders.set(db, () => {
+        if (heavy) return heavy;
+        threads = new ReadThreads(file);
+        heavy = readThreadsDb(threads);
+        onReadThreads.add(heavy);
+        // Its single-row lookups and the data version still come from the main read connection.
+        readers.set(heavy, reader);
+        return heavy;
+      });
+    }
     return { db, dialect };
   }
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), dialect };
+  const db = new Kysely<DB>({
+    dialect: withIdempotencyClaims(new PostgresDialect({ pool }), dialect),
+  });
+  pools.set(db, pool);
+  return { db, dialect };
 }

@@ -1,6 +1,6 @@
 import type { Compilable } from 'kysely';
 import type { DbOrTrx } from './database.js';
-import { type SyncReader, syncReaderOf } from './connect.js';
+import { runsOnReadThreads, type SyncReader, syncReaderOf } from './connect.js';
 
 /**
  * Exact list totals, reused while the database is unchanged. Counting a large account (100,000
@@ -16,7 +16,10 @@ interface Remembered {
 }
 const rememberedBy = new WeakMap<SyncReader, Remembered>();
 
-export async function countRows(db: DbOrTrx, query: Compilable<{ total: number | string }>): Promise<number> {
+export async function countRows(
+  db: DbOrTrx,
+  query: Compilable<{ total: number | string }>,
+): Promise<number> {
   const reader = syncReaderOf(db);
   if (!reader) {
     const { rows } = await db.executeQuery(query.compile());
@@ -32,7 +35,11 @@ export async function countRows(db: DbOrTrx, query: Compilable<{ total: number |
   const key = `${sql}\u0000${JSON.stringify(parameters)}`;
   const known = remembered.totals.get(key);
   if (known !== undefined) return known;
-  const total = Number((reader.get(sql, parameters) as { total: number } | undefined)?.total ?? 0);
+  // A count can read many rows: on a read thread when the handle has them, off the event loop.
+  const row = runsOnReadThreads(db)
+    ? (await db.executeQuery(query.compile())).rows[0]
+    : reader.get(sql, parameters);
+  const total = Number((row as { total: number | string } | undefined)?.total ?? 0);
   if (remembered.totals.size >= MAX_REMEMBERED) remembered.totals.clear();
   remembered.totals.set(key, total);
   return total;

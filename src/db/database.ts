@@ -22,6 +22,10 @@ export interface UsersTable {
   api_key_hash: string;
   created_at: string;
   updated_at: string;
+  /** scrypt (src/auth/passwords.ts); null until the user chooses a password. */
+  password_hash: string | null;
+  /** Set when the user is deactivated (DELETE /v1/users/:id): no sign-in, no key, no session. */
+  deleted_at: string | null;
 }
 
 export interface SystemsTable {
@@ -56,8 +60,11 @@ export interface PeopleTable {
   source_url: string;
   price: number | null;
   background: string;
+  timeframe_id: number | null;
   assigned_user_id: number | null;
   assigned_lender_id: number | null;
+  /** a pond (shared pool) the person is in; then no assigned agent */
+  assigned_pond_id: number | null;
   contacted: Flag;
   /** JSON arrays/objects, stored as text. */
   emails: string;

@@ -17,7 +17,8 @@ export function idType(dialect: DialectName): ColumnDataType {
  * the newest row is deleted (webhook receivers and clients key their data by these ids).
  */
 export function primaryId(dialect: DialectName) {
-  return (column: ColumnDefinitionBuilder) => (dialect === 'sqlite' ? column.primaryKey().autoIncrement() : column.primaryKey());
+  return (column: ColumnDefinitionBuilder) =>
+    dialect === 'sqlite' ? column.primaryKey().autoIncrement() : column.primaryKey();
 }
 
 /** Column type for a floating point number. */
@@ -28,7 +29,11 @@ export function realType(dialect: DialectName): ColumnDataType {
 /** Unique-violation detection for both drivers. */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 export function isForeignKeyViolation(err: unknown): boolean {

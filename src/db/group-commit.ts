@@ -128,7 +128,12 @@ class GroupCommitDriver implements Driver {
     const joined = this.#joined;
     this.#joined = false;
     if (group) {
-      if (this.#commitDue || group.members >= MAX_MEMBERS || Date.now() - group.opened >= MAX_OPEN_MS) this.#commitGroup(group);
+      if (
+        this.#commitDue ||
+        group.members >= MAX_MEMBERS ||
+        Date.now() - group.opened >= MAX_OPEN_MS
+      )
+        this.#commitGroup(group);
       else this.#scheduleCommit(group);
     }
     const next = this.#waiting.shift();

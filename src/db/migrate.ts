@@ -15,12 +15,21 @@ function providerFor(dialect: DialectName): MigrationProvider {
 }
 
 /** Runs every pending migration; concurrent callers are serialised by Kysely's lock table. */
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const migrator = new Migrator({ db, provider: providerFor(dialect) });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  // Numbers are handed out per feature ahead of time, so one can land after a higher one already
+  // ran somewhere: a database that has 0180 still takes a new 0170 instead of refusing to start.
+  const migrator = new Migrator({
+    db,
+    provider: providerFor(dialect),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+    throw new Error(
+      `Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`,
+    );
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

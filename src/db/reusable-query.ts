@@ -21,7 +21,9 @@ interface Compiled {
 type Argument = string | number | null;
 
 /** Compiles each shape of a query once per dialect; returns it filled with the call's values. */
-function compiledOnce<A extends Argument[]>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>) {
+function compiledOnce<A extends Argument[]>(
+  build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>,
+) {
   const compiled = new Map<string, Compiled>();
   return (db: DbOrTrx, shape: string, args: A): { sql: string; parameters: unknown[] } => {
     const key = `${db.getExecutor().adapter.constructor.name}:${shape}`;
@@ -29,7 +31,9 @@ function compiledOnce<A extends Argument[]>(build: (db: DbOrTrx, shape: string, 
     if (!entry) {
       const markers = args.map((_, i) => `${MARKER}${i}`) as A;
       const query = build(db, shape, ...markers).compile();
-      const slots = query.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARKER) ? Number(p.slice(MARKER.length)) : -1));
+      const slots = query.parameters.map((p) =>
+        typeof p === 'string' && p.startsWith(MARKER) ? Number(p.slice(MARKER.length)) : -1,
+      );
       entry = { sql: query.sql, slots, constants: query.parameters };
       remember(compiled, key, entry);
     }
@@ -44,7 +48,9 @@ function compiledOnce<A extends Argument[]>(build: (db: DbOrTrx, shape: string, 
  * once per dialect and reuses its SQL with the new values. `build` must use its arguments only as
  * values, never to choose the query's shape: a shape that varies goes in `shape`.
  */
-export function reusableQuery<A extends Argument[], Row>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<Row>) {
+export function reusableQuery<A extends Argument[], Row>(
+  build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<Row>,
+) {
   const fill = compiledOnce(build);
   return async (db: DbOrTrx, shape: string, ...args: A): Promise<Row | undefined> => {
     const { sql, parameters } = fill(db, shape, args);
@@ -61,7 +67,9 @@ export function reusableQuery<A extends Argument[], Row>(build: (db: DbOrTrx, sh
  * lastActivity, lookup-row deletes): compiled once per shape, run on `db` (usually a transaction).
  * Resolves to the number of rows changed.
  */
-export function reusableWrite<A extends Argument[]>(build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>) {
+export function reusableWrite<A extends Argument[]>(
+  build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<unknown>,
+) {
   const fill = compiledOnce(build);
   return async (db: DbOrTrx, shape: string, ...args: A): Promise<number> => {
     const { sql, parameters } = fill(db, shape, args);
@@ -98,7 +106,9 @@ export async function insertRows<T extends keyof DB & string>(
   options: InsertOptions = {},
 ): Promise<Record<string, unknown>[]> {
   if (rows.length === 0) return [];
-  const columns = Object.keys(rows[0]).filter((column) => (rows[0] as Record<string, unknown>)[column] !== undefined);
+  const columns = Object.keys(rows[0]).filter(
+    (column) => (rows[0] as Record<string, unknown>)[column] !== undefined,
+  );
   const values: unknown[] = [];
   for (const row of rows as readonly Record<string, unknown>[]) {
     let defined = 0;
@@ -108,12 +118,17 @@ export async function insertRows<T extends keyof DB & string>(
       if (value === undefined) defined = -1;
       values.push(value);
     }
-    if (defined !== columns.length) throw new Error(`insertRows(${table}): every row must give the same columns`);
+    if (defined !== columns.length)
+      throw new Error(`insertRows(${table}): every row must give the same columns`);
   }
   const key = `${db.getExecutor().adapter.constructor.name}|${table}|${columns.join(',')}|${rows.length}|${options.returning ?? ''}|${options.onConflictDoNothing?.join(',') ?? ''}`;
   let entry = compiledInserts.get(key);
   if (!entry) {
-    const markerRows = rows.map((_, r) => Object.fromEntries(columns.map((column, c) => [column, `${MARKER}${r * columns.length + c}`])));
+    const markerRows = rows.map((_, r) =>
+      Object.fromEntries(
+        columns.map((column, c) => [column, `${MARKER}${r * columns.length + c}`]),
+      ),
+    );
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     let query: any = db.insertInto(table).values(markerRows as never);
     if (options.onConflictDoNothing) {
@@ -124,13 +139,16 @@ export async function insertRows<T extends keyof DB & string>(
     if (options.returning) query = query.returning(options.returning);
     const compiled = (query as Compilable<unknown>).compile();
     const slots = compiled.parameters.map((p) => {
-      if (typeof p !== 'string' || !p.startsWith(MARKER)) throw new Error(`insertRows(${table}): unexpected constant in the compiled insert`);
+      if (typeof p !== 'string' || !p.startsWith(MARKER))
+        throw new Error(`insertRows(${table}): unexpected constant in the compiled insert`);
       return Number(p.slice(MARKER.length));
     });
     entry = { sql: compiled.sql, slots };
     remember(compiledInserts, key, entry);
   }
   const parameters = entry.slots.map((slot) => values[slot]);
-  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(entry.sql, parameters));
+  const result = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(entry.sql, parameters),
+  );
   return result.rows;
 }

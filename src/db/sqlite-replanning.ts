@@ -1,5 +1,11 @@
 import type Database from 'better-sqlite3';
-import { type LimitNode, type OffsetNode, type OperationNode, SqliteQueryCompiler, type ValueNode } from 'kysely';
+import {
+  type LimitNode,
+  type OffsetNode,
+  type OperationNode,
+  SqliteQueryCompiler,
+  type ValueNode,
+} from 'kysely';
 
 /**
  * SQLite compiles a statement once, but re-compiles it before a run whenever a bound value was one
@@ -36,7 +42,9 @@ export class LiteralLimitSqliteQueryCompiler extends SqliteQueryCompiler {
  * and connections opened later read them without samples.
  */
 export function dropStat4Samples(sqlite: Database.Database): void {
-  const hasSamples = sqlite.prepare("select 1 from sqlite_schema where type = 'table' and name = 'sqlite_stat4'").get();
+  const hasSamples = sqlite
+    .prepare("select 1 from sqlite_schema where type = 'table' and name = 'sqlite_stat4'")
+    .get();
   if (!hasSamples) return;
   sqlite.exec('delete from sqlite_stat4; analyze sqlite_schema');
 }

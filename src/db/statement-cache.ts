@@ -29,7 +29,9 @@ type RowBuilder = (values: unknown[]) => Record<string, unknown>;
 /** `(v) => ({"id": v[0], "name": v[1], …})`: objects of one shape, built at literal speed. */
 function rowBuilder(columns: string[]): RowBuilder {
   // A literal `"__proto__": x` would set the prototype; a computed key defines the property.
-  const fields = columns.map((name, i) => `${name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)}: v[${i}]`);
+  const fields = columns.map(
+    (name, i) => `${name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)}: v[${i}]`,
+  );
   return new Function('v', `return { ${fields.join(', ')} };`) as RowBuilder;
 }
 
@@ -70,7 +72,11 @@ class ReusableStatement implements CachedStatement {
   }
 }
 
-export function withStatementCache(sqlite: Database.Database, onClose: () => Promise<void> | void, max = 1000): StatementCache {
+export function withStatementCache(
+  sqlite: Database.Database,
+  onClose: () => Promise<void> | void,
+  max = 1000,
+): StatementCache {
   const cache = new Map<string, ReusableStatement>();
   return {
     prepare(sql: string) {

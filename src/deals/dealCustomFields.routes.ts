@@ -7,6 +7,10 @@ export const dealCustomFieldRoutes = customFieldRoutes({
   entity: 'deal',
   collection: 'dealCustomfields',
   valuesTable: 'deals',
-  events: { created: 'dealCustomFieldsCreated', updated: 'dealCustomFieldsUpdated', deleted: 'dealCustomFieldsDeleted' },
+  events: {
+    created: 'dealCustomFieldsCreated',
+    updated: 'dealCustomFieldsUpdated',
+    deleted: 'dealCustomFieldsDeleted',
+  },
   tag: 'dealCustomFields',
 });

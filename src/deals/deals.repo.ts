@@ -1,33 +1,17 @@
-import { type Expression, type ExpressionBuilder, type Selectable, sql, type SqlBool } from 'kysely';
-import type { DB, DbOrTrx } from '../db/database.js';
-import { type AuthUser, seesEveryone } from '../http/auth.js';
-import { canSeePerson } from '../people/people.access.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { canSeeDeal } from '../access/visibility.js';
 import '../pipelines/pipelines.tables.js';
-import type { DealsTable } from './deals.tables.js';
+import type { DealStatus, DealsTable } from './deals.tables.js';
 
-export type DealRow = Selectable<DealsTable> & { stage_name: string | null; pipeline_name: string | null };
+export type DealRow = Selectable<DealsTable> & {
+  stage_name: string | null;
+  pipeline_name: string | null;
+};
 export interface DealLinks {
   people: Map<number, { id: number; name: string }[]>;
   users: Map<number, { id: number; name: string }[]>;
-}
-
-/**
- * Who may see a deal: Owner and Admin every deal of the account; an Agent or Lender the deals
- * where they are among the deal's users, or where any of the deal's people is visible to them.
- */
-export function canSeeDeal(eb: ExpressionBuilder<DB, 'deals'>, auth: AuthUser): Expression<SqlBool> {
-  if (seesEveryone(auth)) return sql<SqlBool>`1 = 1`;
-  return eb.or([
-    eb.exists(eb.selectFrom('deal_users as du').select('du.deal_id').whereRef('du.deal_id', '=', 'deals.id').where('du.user_id', '=', auth.userId)),
-    eb.exists(
-      eb
-        .selectFrom('deal_people as dp')
-        .innerJoin('people', 'people.id', 'dp.person_id')
-        .select('dp.deal_id')
-        .whereRef('dp.deal_id', '=', 'deals.id')
-        .where((inner) => canSeePerson(inner as unknown as ExpressionBuilder<DB, 'people'>, auth)),
-    ),
-  ]);
 }
 
 /** Deals of one account, with the stage and pipeline names the API shows. */
@@ -41,14 +25,109 @@ export function dealsQuery(db: DbOrTrx, accountId: number) {
     .where('deals.account_id', '=', accountId);
 }
 
-export async function findVisibleDeal(db: DbOrTrx, auth: AuthUser, id: number): Promise<DealRow | undefined> {
+/** Ids of the deals the caller sees (a subquery). */
+export function visibleDealIds(db: DbOrTrx, auth: AuthUser) {
+  return db
+    .selectFrom('deals')
+    .select('deals.id')
+    .where('deals.account_id', '=', auth.accountId)
+    .where((eb) => canSeeDeal(eb, auth));
+}
+
+export async function findVisibleDeal(
+  db: DbOrTrx,
+  auth: AuthUser,
+  id: number,
+): Promise<DealRow | undefined> {
   return dealsQuery(db, auth.accountId)
     .where('deals.id', '=', id)
     .where((eb) => canSeeDeal(eb, auth))
     .executeTakeFirst();
 }
 
-export async function linksOf(db: DbOrTrx, accountId: number, dealIds: number[]): Promise<DealLinks> {
+export interface DealFilters {
+  pipelineId?: number;
+  stageId?: number;
+  status?: DealStatus;
+  includeDeleted?: boolean;
+  personId?: number;
+  userId?: number;
+}
+
+/** The deals the caller sees that match the list filters (soft-deleted ones only when asked). */
+export function visibleDealsQuery(db: DbOrTrx, auth: AuthUser, filters: DealFilters) {
+  const accountId = auth.accountId;
+  let query = dealsQuery(db, accountId).where((eb) => canSeeDeal(eb, auth));
+  if (filters.pipelineId !== undefined)
+    query = query.where('deals.pipeline_id', '=', filters.pipelineId);
+  if (filters.stageId !== undefined) query = query.where('deals.stage_id', '=', filters.stageId);
+  if (filters.status) query = query.where('deals.status', '=', filters.status);
+  else if (!filters.includeDeleted) query = query.where('deals.status', '<>', 'Deleted');
+  const linked = (table: 'deal_people' | 'deal_users', column: string, id: number) =>
+    db
+      .selectFrom(table as 'deal_people')
+      .select('deal_id')
+      .where('account_id', '=', accountId)
+      .where(column as 'person_id', '=', id);
+  if (filters.personId !== undefined)
+    query = query.where('deals.id', 'in', linked('deal_people', 'person_id', filters.personId));
+  if (filters.userId !== undefined)
+    query = query.where('deals.id', 'in', linked('deal_users', 'user_id', filters.userId));
+  return query;
+}
+
+type DealColumns = Omit<
+  Insertable<DealsTable>,
+  | 'id'
+  | 'account_id'
+  | 'entered_stage_at'
+  | 'created_by_id'
+  | 'created_at'
+  | 'updated_at'
+  | 'deleted_at'
+>;
+
+export async function insertDeal(
+  trx: DbOrTrx,
+  auth: AuthUser,
+  columns: DealColumns,
+  at: string,
+): Promise<number> {
+  const { id } = await trx
+    .insertInto('deals')
+    .values({
+      account_id: auth.accountId,
+      ...columns,
+      entered_stage_at: at,
+      created_by_id: auth.userId,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateDealColumns(
+  trx: DbOrTrx,
+  accountId: number,
+  id: number,
+  changes: Updateable<DealsTable>,
+): Promise<void> {
+  await trx
+    .updateTable('deals')
+    .set(changes)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function linksOf(
+  db: DbOrTrx,
+  accountId: number,
+  dealIds: number[],
+): Promise<DealLinks> {
   const links: DealLinks = { people: new Map(), users: new Map() };
   if (dealIds.length === 0) return links;
   const people = await db
@@ -67,8 +146,13 @@ export async function linksOf(db: DbOrTrx, accountId: number, dealIds: number[])
     .where('du.deal_id', 'in', dealIds)
     .orderBy('users.id')
     .execute();
-  for (const p of people) links.people.set(p.deal_id, [...(links.people.get(p.deal_id) ?? []), { id: p.id, name: p.name }]);
-  for (const u of users) links.users.set(u.deal_id, [...(links.users.get(u.deal_id) ?? []), { id: u.id, name: u.name }]);
+  for (const p of people)
+    links.people.set(p.deal_id, [
+      ...(links.people.get(p.deal_id) ?? []),
+      { id: p.id, name: p.name },
+    ]);
+  for (const u of users)
+    links.users.set(u.deal_id, [...(links.users.get(u.deal_id) ?? []), { id: u.id, name: u.name }]);
   return links;
 }
 

@@ -8,10 +8,23 @@ const Ids = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 200 });
 /** Deal fields a client may send; custom fields (`custom…`) ride along as extra keys. */
 const dealFields = {
   description: Type.Optional(Type.String({ maxLength: 20000 })),
-  pipelineId: Type.Optional(Type.Integer({ minimum: 1, description: 'Optional: derived from stageId; if sent it must match' })),
-  status: Type.Optional(Type.Union([Type.Literal('Active'), Type.Literal('Archived')], { description: 'DELETE makes a deal Deleted' })),
+  pipelineId: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Optional: derived from stageId; if sent it must match',
+    }),
+  ),
+  status: Type.Optional(
+    Type.Union([Type.Literal('Active'), Type.Literal('Archived')], {
+      description: 'DELETE makes a deal Deleted',
+    }),
+  ),
   price: Type.Optional(Money),
-  projectedCloseDate: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'YYYY-MM-DD (a timestamp is cut to its date)' }))),
+  projectedCloseDate: Type.Optional(
+    Nullable(
+      Type.String({ maxLength: 40, description: 'YYYY-MM-DD (a timestamp is cut to its date)' }),
+    ),
+  ),
   commissionValue: Type.Optional(Money),
   agentCommission: Type.Optional(Money),
   agentCommision: Type.Optional(Money),
@@ -26,7 +39,10 @@ const Name = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
 const StageId = Type.Integer({ minimum: 1, description: 'A pipeline stage id' });
 const customKeys = { '^custom[A-Za-z0-9_]*$': Type.Any() };
 
-export const DealCreateBody = Type.Object({ name: Name, stageId: StageId, ...dealFields }, { additionalProperties: false, patternProperties: customKeys });
+export const DealCreateBody = Type.Object(
+  { name: Name, stageId: StageId, ...dealFields },
+  { additionalProperties: false, patternProperties: customKeys },
+);
 export const DealUpdateBody = Type.Object(
   { name: Type.Optional(Name), stageId: Type.Optional(StageId), ...dealFields },
   { additionalProperties: false, patternProperties: customKeys },
@@ -69,38 +85,17 @@ export const DealListQuery = Type.Object(
     stageId: Type.Optional(Type.Integer()),
     personId: Type.Optional(Type.Integer()),
     userId: Type.Optional(Type.Integer()),
-    status: Type.Optional(Type.Union([Type.Literal('Active'), Type.Literal('Archived'), Type.Literal('Deleted')])),
+    status: Type.Optional(
+      Type.Union([Type.Literal('Active'), Type.Literal('Archived'), Type.Literal('Deleted')]),
+    ),
     includeDeleted: Type.Optional(Bool({ description: 'Also list soft-deleted deals' })),
-    sort: Type.Optional(Type.String({ description: 'id (default -id), created, updated, name, price, orderWeight, projectedCloseDate, enteredStageAt' })),
+    sort: Type.Optional(
+      Type.String({
+        description:
+          'id (default -id), created, updated, name, price, orderWeight, projectedCloseDate, enteredStageAt',
+      }),
+    ),
     system: Type.Optional(Type.String()),
   },
-  { additionalProperties: false },
-);
-
-export const DealAttachment = Type.Object({
-  id: Type.Integer(),
-  dealId: Type.Integer(),
-  uri: Type.String(),
-  fileName: Type.String(),
-  fileSize: Nullable(Type.Integer()),
-  createdById: Nullable(Type.Integer()),
-  created: Type.String(),
-  updated: Type.String(),
-});
-
-const Uri = Type.String({ minLength: 1, maxLength: 2000, description: 'Where the file lives (http or https); Hearth stores metadata only' });
-const FileName = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
-const FileSize = Nullable(Type.Integer({ minimum: 0 }));
-
-export const DealAttachmentCreateBody = Type.Object(
-  { dealId: Type.Integer({ minimum: 1 }), uri: Uri, fileName: FileName, fileSize: Type.Optional(FileSize), ...SystemField },
-  { additionalProperties: false },
-);
-export const DealAttachmentUpdateBody = Type.Object(
-  { uri: Type.Optional(Uri), fileName: Type.Optional(FileName), fileSize: Type.Optional(FileSize), ...SystemField },
-  { additionalProperties: false },
-);
-export const DealAttachmentListQuery = Type.Object(
-  { ...PageQuery, dealId: Type.Optional(Type.Integer()), sort: Type.Optional(Type.String()), system: Type.Optional(Type.String()) },
   { additionalProperties: false },
 );

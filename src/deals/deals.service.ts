@@ -1,20 +1,28 @@
 import type { Static } from '@sinclair/typebox';
-import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Db, DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { ApiError, badRequest, forbidden } from '../http/errors.js';
-import { applyCustomValues, type CustomFieldDefinition, loadDefinitions } from '../customFields/customFields.values.js';
-import { visiblePersonIds } from '../people/people.access.js';
+import { ApiError, badRequest, notFound } from '../http/errors.js';
+import {
+  applyCustomValues,
+  type CustomFieldDefinition,
+  loadDefinitions,
+} from '../customFields/customFields.values.js';
+import { visiblePersonIds } from '../access/visibility.js';
+import { defaultDealUsers } from '../access/ownership.js';
 import { emit } from '../webhooks/outbox.js';
 import type { DealCreateBody, DealUpdateBody } from './deals.schemas.js';
-import { type DealRow, linksOf, replaceLinks } from './deals.repo.js';
+import {
+  type DealRow,
+  findVisibleDeal,
+  insertDeal,
+  linksOf,
+  replaceLinks,
+  updateDealColumns,
+} from './deals.repo.js';
 import type { DealStatus } from './deals.tables.js';
+import { dateOf } from '../time.js';
 
 type DealInput = Static<typeof DealUpdateBody> | Static<typeof DealCreateBody>;
-
-/** Lenders read deals; Owner, Admin and Agent change them. */
-export function assertCanWriteDeals(auth: AuthUser): void {
-  if (auth.role === 'Lender') throw forbidden('Lenders can read deals but not change them');
-}
 
 /** The stored state of a deal, in the shape the service compares. */
 interface DealState {
@@ -34,49 +42,93 @@ interface DealState {
   userIds: number[];
 }
 
-function stateFromRow(row: DealRow, links: { people: { id: number }[]; users: { id: number }[] }): DealState {
+function stateFromRow(
+  row: DealRow,
+  links: { people: { id: number }[]; users: { id: number }[] },
+): DealState {
   return {
-    name: row.name, description: row.description, stageId: row.stage_id, pipelineId: row.pipeline_id, status: row.status,
-    price: row.price, projectedCloseDate: row.projected_close_date, commissionValue: row.commission_value,
-    agentCommission: row.agent_commission, teamCommission: row.team_commission, orderWeight: row.order_weight,
-    custom: JSON.parse(row.custom), peopleIds: links.people.map((p) => p.id), userIds: links.users.map((u) => u.id),
+    name: row.name,
+    description: row.description,
+    stageId: row.stage_id,
+    pipelineId: row.pipeline_id,
+    status: row.status,
+    price: row.price,
+    projectedCloseDate: row.projected_close_date,
+    commissionValue: row.commission_value,
+    agentCommission: row.agent_commission,
+    teamCommission: row.team_commission,
+    orderWeight: row.order_weight,
+    custom: JSON.parse(row.custom),
+    peopleIds: links.people.map((p) => p.id),
+    userIds: links.users.map((u) => u.id),
   };
 }
 
 function emptyState(): DealState {
   return {
-    name: '', description: '', stageId: null, pipelineId: null, status: 'Active', price: null, projectedCloseDate: null,
-    commissionValue: null, agentCommission: null, teamCommission: null, orderWeight: 0, custom: {}, peopleIds: [], userIds: [],
+    name: '',
+    description: '',
+    stageId: null,
+    pipelineId: null,
+    status: 'Active',
+    price: null,
+    projectedCloseDate: null,
+    commissionValue: null,
+    agentCommission: null,
+    teamCommission: null,
+    orderWeight: 0,
+    custom: {},
+    peopleIds: [],
+    userIds: [],
   };
 }
 
 /** Both spellings are accepted (real clients send `agentCommision`/`teamComission`); they must agree. */
-function commission(input: DealInput, right: 'agentCommission' | 'teamCommission', wrong: 'agentCommision' | 'teamComission') {
+function commission(
+  input: DealInput,
+  right: 'agentCommission' | 'teamCommission',
+  wrong: 'agentCommision' | 'teamComission',
+) {
   const a = input[right];
   const b = input[wrong];
-  if (a !== undefined && b !== undefined && a !== b) throw badRequest(`'${right}' and '${wrong}' disagree; send one of them`);
+  if (a !== undefined && b !== undefined && a !== b)
+    throw badRequest(`'${right}' and '${wrong}' disagree; send one of them`);
   return a !== undefined ? a : b;
 }
 
 function closeDate(raw: string | null): string | null {
   if (raw === null || raw.trim() === '') return null;
-  const value = raw.trim();
-  if (!/^\d{4}-\d{2}-\d{2}($|T)/.test(value) || Number.isNaN(Date.parse(value))) {
-    throw badRequest(`'projectedCloseDate' must be a date (YYYY-MM-DD), got '${raw}'`, [{ field: 'projectedCloseDate', message: 'invalid date' }]);
+  const value = dateOf(raw);
+  if (value === null) {
+    throw badRequest(`'projectedCloseDate' must be a date (YYYY-MM-DD), got '${raw}'`, [
+      { field: 'projectedCloseDate', message: 'invalid date' },
+    ]);
   }
-  return value.slice(0, 10);
+  return value;
 }
 
-async function stageInAccount(db: DbOrTrx, accountId: number, stageId: number, pipelineId: number | undefined) {
+async function stageInAccount(
+  db: DbOrTrx,
+  accountId: number,
+  stageId: number,
+  pipelineId: number | undefined,
+) {
   const stage = await db
     .selectFrom('pipeline_stages')
     .select(['id', 'pipeline_id'])
     .where('account_id', '=', accountId)
     .where('id', '=', stageId)
     .executeTakeFirst();
-  if (!stage) throw badRequest(`stageId: no pipeline stage ${stageId} in this account; see GET /v1/pipelines`, [{ field: 'stageId', message: 'unknown stage' }]);
+  if (!stage)
+    throw badRequest(
+      `stageId: no pipeline stage ${stageId} in this account; see GET /v1/pipelines`,
+      [{ field: 'stageId', message: 'unknown stage' }],
+    );
   if (pipelineId !== undefined && pipelineId !== stage.pipeline_id) {
-    throw badRequest(`pipelineId ${pipelineId} does not match stage ${stageId}, which belongs to pipeline ${stage.pipeline_id}`, [{ field: 'pipelineId', message: 'does not match the stage' }]);
+    throw badRequest(
+      `pipelineId ${pipelineId} does not match stage ${stageId}, which belongs to pipeline ${stage.pipeline_id}`,
+      [{ field: 'pipelineId', message: 'does not match the stage' }],
+    );
   }
   return stage;
 }
@@ -84,23 +136,45 @@ async function stageInAccount(db: DbOrTrx, accountId: number, stageId: number, p
 async function checkPeople(db: DbOrTrx, auth: AuthUser, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const found = new Set((await visiblePersonIds(db, auth).where('people.id', 'in', unique).execute()).map((r) => r.id));
+  const found = new Set(
+    (await visiblePersonIds(db, auth).where('people.id', 'in', unique).execute()).map((r) => r.id),
+  );
   const missing = unique.filter((id) => !found.has(id));
-  if (missing.length) throw badRequest(`peopleIds: no person ${missing.join(', ')} that you can see`, [{ field: 'peopleIds', message: 'unknown person' }]);
+  if (missing.length)
+    throw badRequest(`peopleIds: no person ${missing.join(', ')} that you can see`, [
+      { field: 'peopleIds', message: 'unknown person' },
+    ]);
   return unique.sort((a, b) => a - b);
 }
 
 async function checkUsers(db: DbOrTrx, accountId: number, ids: number[]): Promise<number[]> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return [];
-  const found = new Set((await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', 'in', unique).execute()).map((r) => r.id));
+  const found = new Set(
+    (
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('id', 'in', unique)
+        .execute()
+    ).map((r) => r.id),
+  );
   const missing = unique.filter((id) => !found.has(id));
-  if (missing.length) throw badRequest(`userIds: no user ${missing.join(', ')} in this account`, [{ field: 'userIds', message: 'unknown user' }]);
+  if (missing.length)
+    throw badRequest(`userIds: no user ${missing.join(', ')} in this account`, [
+      { field: 'userIds', message: 'unknown user' },
+    ]);
   return unique.sort((a, b) => a - b);
 }
 
 /** Applies a body to a deal's state, resolving and checking every reference in the caller's account. */
-async function applyInput(trx: Trx, auth: AuthUser, current: DealState, input: DealInput): Promise<DealState> {
+async function applyInput(
+  trx: Trx,
+  auth: AuthUser,
+  current: DealState,
+  input: DealInput,
+): Promise<DealState> {
   const next: DealState = { ...current };
   if (input.name !== undefined) next.name = input.name.trim();
   if (input.description !== undefined) next.description = input.description;
@@ -109,11 +183,15 @@ async function applyInput(trx: Trx, auth: AuthUser, current: DealState, input: D
     next.stageId = stage.id;
     next.pipelineId = stage.pipeline_id;
   } else if (input.pipelineId !== undefined && input.pipelineId !== current.pipelineId) {
-    throw badRequest('pipelineId follows from stageId: send the stageId of a stage in that pipeline', [{ field: 'pipelineId', message: 'set stageId instead' }]);
+    throw badRequest(
+      'pipelineId follows from stageId: send the stageId of a stage in that pipeline',
+      [{ field: 'pipelineId', message: 'set stageId instead' }],
+    );
   }
   if (input.status !== undefined) next.status = input.status;
   if (input.price !== undefined) next.price = input.price;
-  if (input.projectedCloseDate !== undefined) next.projectedCloseDate = closeDate(input.projectedCloseDate);
+  if (input.projectedCloseDate !== undefined)
+    next.projectedCloseDate = closeDate(input.projectedCloseDate);
   if (input.commissionValue !== undefined) next.commissionValue = input.commissionValue;
   const agent = commission(input, 'agentCommission', 'agentCommision');
   if (agent !== undefined) next.agentCommission = agent;
@@ -121,77 +199,133 @@ async function applyInput(trx: Trx, auth: AuthUser, current: DealState, input: D
   if (team !== undefined) next.teamCommission = team;
   if (input.orderWeight !== undefined) next.orderWeight = input.orderWeight;
   if (input.peopleIds !== undefined) next.peopleIds = await checkPeople(trx, auth, input.peopleIds);
-  if (input.userIds !== undefined) next.userIds = await checkUsers(trx, auth.accountId, input.userIds);
-  next.custom = dealCustomValues(current.custom, input as Record<string, unknown>, await loadDefinitions(trx, auth.accountId, 'deal'));
+  if (input.userIds !== undefined)
+    next.userIds = await checkUsers(trx, auth.accountId, input.userIds);
+  next.custom = dealCustomValues(
+    current.custom,
+    input as Record<string, unknown>,
+    await loadDefinitions(trx, auth.accountId, 'deal'),
+  );
   return next;
 }
 
 /** The shared custom-value check, with its hint pointing at the deal custom fields. */
-function dealCustomValues(current: Record<string, unknown>, body: Record<string, unknown>, definitions: CustomFieldDefinition[]) {
+function dealCustomValues(
+  current: Record<string, unknown>,
+  body: Record<string, unknown>,
+  definitions: CustomFieldDefinition[],
+) {
   try {
     return applyCustomValues(current, body, definitions);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const fix = (text: string) => text.replaceAll('POST /v1/customFields', 'POST /v1/dealCustomFields');
-    throw badRequest(fix(err.message), err.errors?.map((e) => ({ field: e.field, message: fix(e.message) })));
+    const fix = (text: string) =>
+      text.replaceAll('POST /v1/customFields', 'POST /v1/dealCustomFields');
+    throw badRequest(
+      fix(err.message),
+      err.errors?.map((e) => ({ field: e.field, message: fix(e.message) })),
+    );
   }
 }
 
 function columns(state: DealState) {
   return {
-    name: state.name, description: state.description, stage_id: state.stageId, pipeline_id: state.pipelineId, status: state.status,
-    price: state.price, projected_close_date: state.projectedCloseDate, commission_value: state.commissionValue,
-    agent_commission: state.agentCommission, team_commission: state.teamCommission, order_weight: state.orderWeight,
+    name: state.name,
+    description: state.description,
+    stage_id: state.stageId,
+    pipeline_id: state.pipelineId,
+    status: state.status,
+    price: state.price,
+    projected_close_date: state.projectedCloseDate,
+    commission_value: state.commissionValue,
+    agent_commission: state.agentCommission,
+    team_commission: state.teamCommission,
+    order_weight: state.orderWeight,
     custom: JSON.stringify(state.custom),
   };
 }
 
-export async function createDeal(trx: Trx, auth: AuthUser, input: Static<typeof DealCreateBody>, at: string): Promise<number> {
-  assertCanWriteDeals(auth);
-  const state = await applyInput(trx, auth, emptyState(), input);
-  // An Agent's own deal stays visible to them: they are its user unless they name the users.
-  if (auth.role === 'Agent' && input.userIds === undefined) state.userIds = [auth.userId];
-  const { id } = await trx
-    .insertInto('deals')
-    .values({ account_id: auth.accountId, ...columns(state), entered_stage_at: at, created_by_id: auth.userId, created_at: at, updated_at: at, deleted_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await replaceLinks(trx, auth.accountId, id, 'deal_people', state.peopleIds);
-  await replaceLinks(trx, auth.accountId, id, 'deal_users', state.userIds);
-  await emit(trx, auth.accountId, 'dealsCreated', [id]);
-  return id;
+/** Creates a deal with its links and the dealsCreated event, in one transaction. */
+export function createDeal(
+  db: Db,
+  auth: AuthUser,
+  input: Static<typeof DealCreateBody>,
+  at: string,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const state = await applyInput(trx, auth, emptyState(), input);
+    if (input.userIds === undefined) state.userIds = defaultDealUsers(auth, state.userIds);
+    const id = await insertDeal(trx, auth, columns(state), at);
+    await replaceLinks(trx, auth.accountId, id, 'deal_people', state.peopleIds);
+    await replaceLinks(trx, auth.accountId, id, 'deal_users', state.userIds);
+    await emit(trx, auth.accountId, 'dealsCreated', [id]);
+    return id;
+  });
+}
+
+/**
+ * Looks up a deal the caller sees (404 otherwise), then lets `authorize` refuse the change: an
+ * unseen deal stays a 404 for a caller whose role may not change deals.
+ */
+async function lockVisibleDeal(trx: Trx, auth: AuthUser, id: number, authorize: () => void) {
+  const row = await findVisibleDeal(trx, auth, id);
+  if (!row) throw notFound(`Deal ${id}`);
+  authorize();
+  return row;
 }
 
 /** Stores the fields sent; fires dealsUpdated only when something actually changed. */
-export async function updateDeal(trx: Trx, auth: AuthUser, row: DealRow, input: Static<typeof DealUpdateBody>, at: string): Promise<void> {
-  assertCanWriteDeals(auth);
-  const links = await linksOf(trx, auth.accountId, [row.id]);
-  const before = stateFromRow(row, { people: links.people.get(row.id) ?? [], users: links.users.get(row.id) ?? [] });
-  const after = await applyInput(trx, auth, before, input);
-  const same = (k: keyof DealState) => JSON.stringify(before[k]) === JSON.stringify(after[k]);
-  const changed = (Object.keys(after) as (keyof DealState)[]).filter((k) => !same(k));
-  if (changed.length === 0) return;
-  const restored = before.status === 'Deleted' && after.status !== 'Deleted' ? { deleted_at: null } : {};
-  await trx
-    .updateTable('deals')
-    .set({ ...columns(after), ...restored, ...(changed.includes('stageId') ? { entered_stage_at: at } : {}), updated_at: at })
-    .where('account_id', '=', auth.accountId)
-    .where('id', '=', row.id)
-    .execute();
-  if (changed.includes('peopleIds')) await replaceLinks(trx, auth.accountId, row.id, 'deal_people', after.peopleIds);
-  if (changed.includes('userIds')) await replaceLinks(trx, auth.accountId, row.id, 'deal_users', after.userIds);
-  await emit(trx, auth.accountId, 'dealsUpdated', [row.id]);
+export function updateDeal(
+  db: Db,
+  auth: AuthUser,
+  id: number,
+  input: Static<typeof DealUpdateBody>,
+  at: string,
+  authorize: () => void,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    const row = await lockVisibleDeal(trx, auth, id, authorize);
+    const links = await linksOf(trx, auth.accountId, [row.id]);
+    const before = stateFromRow(row, {
+      people: links.people.get(row.id) ?? [],
+      users: links.users.get(row.id) ?? [],
+    });
+    const after = await applyInput(trx, auth, before, input);
+    const same = (k: keyof DealState) => JSON.stringify(before[k]) === JSON.stringify(after[k]);
+    const changed = (Object.keys(after) as (keyof DealState)[]).filter((k) => !same(k));
+    if (changed.length === 0) return;
+    const restored =
+      before.status === 'Deleted' && after.status !== 'Deleted' ? { deleted_at: null } : {};
+    await updateDealColumns(trx, auth.accountId, row.id, {
+      ...columns(after),
+      ...restored,
+      ...(changed.includes('stageId') ? { entered_stage_at: at } : {}),
+      updated_at: at,
+    });
+    if (changed.includes('peopleIds'))
+      await replaceLinks(trx, auth.accountId, row.id, 'deal_people', after.peopleIds);
+    if (changed.includes('userIds'))
+      await replaceLinks(trx, auth.accountId, row.id, 'deal_users', after.userIds);
+    await emit(trx, auth.accountId, 'dealsUpdated', [row.id]);
+  });
 }
 
 /** Soft delete: the deal keeps its data with status Deleted and leaves the lists. Repeating it is a no-op. */
-export async function softDeleteDeal(trx: Trx, auth: AuthUser, row: DealRow, at: string): Promise<void> {
-  assertCanWriteDeals(auth);
-  if (row.status === 'Deleted') return;
-  await trx
-    .updateTable('deals')
-    .set({ status: 'Deleted', deleted_at: at, updated_at: at })
-    .where('account_id', '=', auth.accountId)
-    .where('id', '=', row.id)
-    .execute();
-  await emit(trx, auth.accountId, 'dealsDeleted', [row.id]);
+export function softDeleteDeal(
+  db: Db,
+  auth: AuthUser,
+  id: number,
+  at: string,
+  authorize: () => void,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    const row = await lockVisibleDeal(trx, auth, id, authorize);
+    if (row.status === 'Deleted') return;
+    await updateDealColumns(trx, auth.accountId, row.id, {
+      status: 'Deleted',
+      deleted_at: at,
+      updated_at: at,
+    });
+    await emit(trx, auth.accountId, 'dealsDeleted', [row.id]);
+  });
 }

@@ -1,6 +1,9 @@
 import type { EmCampaignRow } from './emCampaigns.repo.js';
 
-export function presentEmCampaign(row: EmCampaignRow, merged?: { subject: string; bodyHtml: string }) {
+export function presentEmCampaign(
+  row: EmCampaignRow,
+  merged?: { subject: string; bodyHtml: string },
+) {
   return {
     id: row.id,
     created: row.created_at,

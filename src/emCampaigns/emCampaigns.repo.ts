@@ -15,18 +15,35 @@ export function campaignsOfAccount(db: DbOrTrx, accountId: number) {
   return db.selectFrom('em_campaigns').selectAll().where('account_id', '=', accountId);
 }
 
-export async function findCampaign(db: DbOrTrx, accountId: number, id: number): Promise<EmCampaignRow | undefined> {
+export async function findCampaign(
+  db: DbOrTrx,
+  accountId: number,
+  id: number,
+): Promise<EmCampaignRow | undefined> {
   return campaignsOfAccount(db, accountId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function findCampaignByOrigin(db: DbOrTrx, accountId: number, origin: string, originId: string): Promise<EmCampaignRow | undefined> {
-  return campaignsOfAccount(db, accountId).where('origin', '=', origin).where('origin_id', '=', originId).executeTakeFirst();
+export async function findCampaignByOrigin(
+  db: DbOrTrx,
+  accountId: number,
+  origin: string,
+  originId: string,
+): Promise<EmCampaignRow | undefined> {
+  return campaignsOfAccount(db, accountId)
+    .where('origin', '=', origin)
+    .where('origin_id', '=', originId)
+    .executeTakeFirst();
 }
 
 export async function insertCampaign(
   trx: Trx,
   accountId: number,
-  values: EmCampaignContent & { origin: string; origin_id: string; created_by_id: number; at: string },
+  values: EmCampaignContent & {
+    origin: string;
+    origin_id: string;
+    created_by_id: number;
+    at: string;
+  },
 ): Promise<EmCampaignRow> {
   const { at, ...rest } = values;
   return trx
@@ -36,7 +53,13 @@ export async function insertCampaign(
     .executeTakeFirstOrThrow();
 }
 
-export async function updateCampaign(trx: Trx, accountId: number, id: number, content: EmCampaignContent, at: string): Promise<EmCampaignRow> {
+export async function updateCampaign(
+  trx: Trx,
+  accountId: number,
+  id: number,
+  content: EmCampaignContent,
+  at: string,
+): Promise<EmCampaignRow> {
   return trx
     .updateTable('em_campaigns')
     .set({ ...content, updated_at: at })
@@ -47,8 +70,17 @@ export async function updateCampaign(trx: Trx, accountId: number, id: number, co
 }
 
 /** Ids among `ids` that name campaigns of the account. */
-export async function existingCampaignIds(db: DbOrTrx, accountId: number, ids: number[]): Promise<Set<number>> {
+export async function existingCampaignIds(
+  db: DbOrTrx,
+  accountId: number,
+  ids: number[],
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('em_campaigns').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('em_campaigns')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
   return new Set(rows.map((r) => r.id));
 }

@@ -1,25 +1,41 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_ID, Nullable, SystemField } from '../http/schemas.js';
 import { PageQuery } from '../http/pagination.js';
+import { CampaignSendProgress } from '../emailSending/send.schemas.js';
 
-export const EmCampaign = Type.Object(
-  {
-    id: Type.Integer({ description: 'Send it as campaignId with POST /v1/emEvents' }),
-    created: Type.String(),
-    updated: Type.String(),
-    origin: Type.String({ description: 'Name of the sending system' }),
-    originId: Type.String({ description: "The sending system's own identifier; origin + originId is unique in the account" }),
-    name: Type.String(),
-    subject: Type.String({ description: 'May hold %merge_fields%; applied when mergePersonId is given' }),
-    bodyHtml: Type.String({ description: 'May hold %merge_fields%; applied when mergePersonId is given' }),
-    createdById: Nullable(Type.Integer()),
-  },
-);
+export const EmCampaign = Type.Object({
+  id: Type.Integer({ description: 'Send it as campaignId with POST /v1/emEvents' }),
+  created: Type.String(),
+  updated: Type.String(),
+  origin: Type.String({ description: 'Name of the sending system' }),
+  originId: Type.String({
+    description: "The sending system's own identifier; origin + originId is unique in the account",
+  }),
+  name: Type.String(),
+  subject: Type.String({
+    description: 'May hold %merge_fields%; applied when mergePersonId is given',
+  }),
+  bodyHtml: Type.String({
+    description: 'May hold %merge_fields%; applied when mergePersonId is given',
+  }),
+  createdById: Nullable(Type.Integer()),
+  lastSend: Type.Optional(
+    Type.Composite([CampaignSendProgress], {
+      description: 'GET /v1/emCampaigns/:id once sent by Hearth: the latest send and its progress',
+    }),
+  ),
+});
 
 const fields = {
-  origin: Type.String({ minLength: 1, maxLength: 100, description: 'Name of the sending system, e.g. Mailchimp' }),
+  origin: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Name of the sending system, e.g. Mailchimp',
+  }),
   // Numbers are accepted too: many tools identify campaigns by an integer.
-  originId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer()], { description: "The sending system's own identifier of the campaign" }),
+  originId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Integer()], {
+    description: "The sending system's own identifier of the campaign",
+  }),
   name: Type.String({ maxLength: 300 }),
   subject: Type.String({ maxLength: 1000 }),
   bodyHtml: Type.String({ maxLength: 500_000 }),
@@ -52,15 +68,25 @@ export const EmCampaignUpdateBody = Type.Object(
     originId: Type.Optional(fields.originId),
     ...SystemField,
   },
-  { additionalProperties: false, description: 'Fields to change. origin and originId identify the campaign: they may be sent back unchanged but not changed.' },
+  {
+    additionalProperties: false,
+    description:
+      'Fields to change. origin and originId identify the campaign: they may be sent back unchanged but not changed.',
+  },
 );
 
 export const EmCampaignListQuery = Type.Object(
   {
     ...PageQuery,
     origin: Type.Optional(Type.String({ description: 'Exact origin (sending system)' })),
-    originId: Type.Optional(Type.String({ description: 'Exact originId; with origin, finds the one campaign of that pair' })),
-    sort: Type.Optional(Type.String({ description: 'id, name, created or updated; -field for descending' })),
+    originId: Type.Optional(
+      Type.String({
+        description: 'Exact originId; with origin, finds the one campaign of that pair',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.String({ description: 'id, name, created or updated; -field for descending' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -68,10 +94,20 @@ export const EmCampaignListQuery = Type.Object(
 
 export const EmCampaignGetQuery = Type.Object(
   {
-    mergePersonId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Apply the merge fields of subject and bodyHtml for this person and their assigned agent (or you, when nobody is assigned)' })),
+    mergePersonId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description:
+          'Apply the merge fields of subject and bodyHtml for this person and their assigned agent (or you, when nobody is assigned)',
+      }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
 
-export const SystemOnlyQuery = Type.Object({ system: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const SystemOnlyQuery = Type.Object(
+  { system: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);

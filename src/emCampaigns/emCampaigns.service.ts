@@ -4,13 +4,22 @@ import { isUniqueViolation } from '../db/dialect.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import type { EmCampaignCreateBody, EmCampaignUpdateBody } from './emCampaigns.schemas.js';
-import { type EmCampaignContent, type EmCampaignRow, findCampaign, findCampaignByOrigin, insertCampaign, updateCampaign } from './emCampaigns.repo.js';
+import {
+  type EmCampaignContent,
+  type EmCampaignRow,
+  findCampaign,
+  findCampaignByOrigin,
+  insertCampaign,
+  updateCampaign,
+} from './emCampaigns.repo.js';
 
 type CreateInput = Static<typeof EmCampaignCreateBody>;
 type UpdateInput = Static<typeof EmCampaignUpdateBody>;
 
 const sameContent = (row: EmCampaignRow, content: EmCampaignContent) =>
-  row.name === content.name && row.subject === content.subject && row.body_html === content.body_html;
+  row.name === content.name &&
+  row.subject === content.subject &&
+  row.body_html === content.body_html;
 
 function duplicate(row: EmCampaignRow): Error {
   return conflict(
@@ -26,11 +35,23 @@ function duplicate(row: EmCampaignRow): Error {
  * content is a real conflict (409 naming the existing id), since silently keeping or silently
  * overwriting either text would lose one sender's intent.
  */
-export async function createCampaign(db: Db, auth: AuthUser, body: CreateInput, at: string): Promise<{ row: EmCampaignRow; created: boolean }> {
+export async function createCampaign(
+  db: Db,
+  auth: AuthUser,
+  body: CreateInput,
+  at: string,
+): Promise<{ row: EmCampaignRow; created: boolean }> {
   const origin = body.origin.trim();
   const originId = String(body.originId).trim();
-  if (!origin || !originId) throw badRequest('origin and originId must not be blank', [{ field: origin ? 'originId' : 'origin', message: 'blank' }]);
-  const content: EmCampaignContent = { name: body.name?.trim() ?? '', subject: body.subject ?? '', body_html: body.bodyHtml ?? '' };
+  if (!origin || !originId)
+    throw badRequest('origin and originId must not be blank', [
+      { field: origin ? 'originId' : 'origin', message: 'blank' },
+    ]);
+  const content: EmCampaignContent = {
+    name: body.name?.trim() ?? '',
+    subject: body.subject ?? '',
+    body_html: body.bodyHtml ?? '',
+  };
   const existing = await findCampaignByOrigin(db, auth.accountId, origin, originId);
   if (existing) {
     if (!sameContent(existing, content)) throw duplicate(existing);
@@ -38,7 +59,13 @@ export async function createCampaign(db: Db, auth: AuthUser, body: CreateInput, 
   }
   try {
     const row = await db.transaction().execute((trx) =>
-      insertCampaign(trx, auth.accountId, { origin, origin_id: originId, ...content, created_by_id: auth.userId, at }),
+      insertCampaign(trx, auth.accountId, {
+        origin,
+        origin_id: originId,
+        ...content,
+        created_by_id: auth.userId,
+        at,
+      }),
     );
     return { row, created: true };
   } catch (err) {
@@ -51,15 +78,37 @@ export async function createCampaign(db: Db, auth: AuthUser, body: CreateInput, 
   }
 }
 
-/** Applies the fields sent; origin and originId may come back unchanged but never change. */
-export async function changeCampaign(trx: Trx, accountId: number, id: number, body: UpdateInput, at: string): Promise<EmCampaignRow> {
+/** Applies the fields sent, in one transaction; origin and originId may come back unchanged but never change. */
+export function changeCampaign(
+  db: Db,
+  accountId: number,
+  id: number,
+  body: UpdateInput,
+  at: string,
+): Promise<EmCampaignRow> {
+  return db.transaction().execute((trx) => applyCampaignChange(trx, accountId, id, body, at));
+}
+
+async function applyCampaignChange(
+  trx: Trx,
+  accountId: number,
+  id: number,
+  body: UpdateInput,
+  at: string,
+): Promise<EmCampaignRow> {
   const current = await findCampaign(trx, accountId, id);
   if (!current) throw notFound(`Campaign ${id}`);
   if (body.origin !== undefined && body.origin.trim() !== current.origin) {
-    throw badRequest(`origin cannot change (it is '${current.origin}'); create a new campaign instead`, [{ field: 'origin', message: 'cannot change' }]);
+    throw badRequest(
+      `origin cannot change (it is '${current.origin}'); create a new campaign instead`,
+      [{ field: 'origin', message: 'cannot change' }],
+    );
   }
   if (body.originId !== undefined && String(body.originId).trim() !== current.origin_id) {
-    throw badRequest(`originId cannot change (it is '${current.origin_id}'); create a new campaign instead`, [{ field: 'originId', message: 'cannot change' }]);
+    throw badRequest(
+      `originId cannot change (it is '${current.origin_id}'); create a new campaign instead`,
+      [{ field: 'originId', message: 'cannot change' }],
+    );
   }
   const content: EmCampaignContent = {
     name: body.name?.trim() ?? current.name,

@@ -5,24 +5,45 @@ import { EM_EVENT_TYPES, MAX_EVENTS_PER_REQUEST } from './emEvents.types.js';
 
 const IdRef = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
 
-export const EmEventTypeSchema = Type.Union(EM_EVENT_TYPES.map((t) => Type.Literal(t)), { description: 'One of the email marketing event types' });
+export const EmEventTypeSchema = Type.Union(
+  EM_EVENT_TYPES.map((t) => Type.Literal(t)),
+  { description: 'One of the email marketing event types' },
+);
 
 export const EmEventIn = Type.Object(
   {
     type: EmEventTypeSchema,
     campaignId: IdRef('id of a campaign of the account (POST /v1/emCampaigns returns it)'),
-    personId: Type.Optional(IdRef('The person the email went to; when absent, recipient finds them')),
-    recipient: Type.Optional(Type.String({ maxLength: 320, description: 'Email address the email went to; finds the person when personId is absent' })),
-    occurred: Type.Optional(Type.String({ maxLength: 40, description: 'When it happened, ISO 8601 (a time without offset is UTC); default: now' })),
+    personId: Type.Optional(
+      IdRef('The person the email went to; when absent, recipient finds them'),
+    ),
+    recipient: Type.Optional(
+      Type.String({
+        maxLength: 320,
+        description: 'Email address the email went to; finds the person when personId is absent',
+      }),
+    ),
+    occurred: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'When it happened, ISO 8601 (a time without offset is UTC); default: now',
+      }),
+    ),
     userId: Type.Optional(IdRef('User the email was sent from; default: the authenticated user')),
-    url: Type.Optional(Type.String({ maxLength: 2000, description: 'The link clicked (click events)' })),
+    url: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'The link clicked (click events)' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const EmEventsCreateBody = Type.Object(
   {
-    emEvents: Type.Array(EmEventIn, { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST, description: `1 to ${MAX_EVENTS_PER_REQUEST} events` }),
+    emEvents: Type.Array(EmEventIn, {
+      minItems: 1,
+      maxItems: MAX_EVENTS_PER_REQUEST,
+      description: `1 to ${MAX_EVENTS_PER_REQUEST} events`,
+    }),
     ...SystemField,
   },
   {
@@ -38,26 +59,31 @@ export const EmEventsCreateBody = Type.Object(
 );
 
 export const EmEventsCreated = Type.Object({
-  emEventIds: Type.Array(Type.Integer(), { description: 'Ids of the stored events, in the order they were sent' }),
-  recipientsNotFound: Type.Array(Type.String(), { description: 'Recipients that matched no person (each once); their events were not stored' }),
+  emEventIds: Type.Array(Type.Integer(), {
+    description: 'Ids of the stored events, in the order they were sent',
+  }),
+  recipientsNotFound: Type.Array(Type.String(), {
+    description: 'Recipients that matched no person (each once); their events were not stored',
+  }),
 });
 
-export const EmEvent = Type.Object(
-  {
-    id: Type.Integer(),
-    created: Type.String(),
-    type: Type.String(),
-    occurred: Type.String(),
-    campaignId: Type.Integer(),
-    personId: Type.Integer(),
-    userId: Nullable(Type.Integer()),
-    recipient: Type.String(),
-    url: Type.String(),
-    system: Type.String({ description: 'System identification of the request that recorded the event' }),
-  },
-);
+export const EmEvent = Type.Object({
+  id: Type.Integer(),
+  created: Type.String(),
+  type: Type.String(),
+  occurred: Type.String(),
+  campaignId: Type.Integer(),
+  personId: Type.Integer(),
+  userId: Nullable(Type.Integer()),
+  recipient: Type.String(),
+  url: Type.String(),
+  system: Type.String({
+    description: 'System identification of the request that recorded the event',
+  }),
+});
 
-const rate = (what: string) => Nullable(Type.Number({ description: `${what}; null when the denominator is 0` }));
+const rate = (what: string) =>
+  Nullable(Type.Number({ description: `${what}; null when the denominator is 0` }));
 
 export const EmStats = Type.Object(
   {
@@ -72,14 +98,17 @@ export const EmStats = Type.Object(
     unsubscribes: Type.Integer(),
     spamReports: Type.Integer(),
     dropped: Type.Integer(),
-    rates: Type.Object({
-      openRate: rate('uniqueOpens / sends'),
-      clickRate: rate('uniqueClicks / sends'),
-      clickToOpenRate: rate('uniqueClicks / uniqueOpens'),
-      bounceRate: rate('bounces / (sends + bounces)'),
-      unsubscribeRate: rate('unsubscribes / sends'),
-      spamReportRate: rate('spamReports / sends'),
-    }, { description: 'Fractions between 0 and 1, rounded to 4 decimals' }),
+    rates: Type.Object(
+      {
+        openRate: rate('uniqueOpens / sends'),
+        clickRate: rate('uniqueClicks / sends'),
+        clickToOpenRate: rate('uniqueClicks / uniqueOpens'),
+        bounceRate: rate('bounces / (sends + bounces)'),
+        unsubscribeRate: rate('unsubscribes / sends'),
+        spamReportRate: rate('spamReports / sends'),
+      },
+      { description: 'Fractions between 0 and 1, rounded to 4 decimals' },
+    ),
   },
   {
     description:
@@ -99,10 +128,14 @@ export const EmEventListQuery = Type.Object(
   {
     ...PageQuery,
     id: Type.Optional(Type.String({ description: 'Comma-separated event ids' })),
-    type: Type.Optional(Type.String({ description: 'An event type, or several separated by commas' })),
+    type: Type.Optional(
+      Type.String({ description: 'An event type, or several separated by commas' }),
+    ),
     personId: Type.Optional(IdRef('Events of this person')),
     campaignId: Type.Optional(IdRef('Events of this campaign')),
-    sort: Type.Optional(Type.String({ description: 'id or occurred; -field for descending (default -id)' })),
+    sort: Type.Optional(
+      Type.String({ description: 'id or occurred; -field for descending (default -id)' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

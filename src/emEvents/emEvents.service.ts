@@ -1,17 +1,29 @@
 import type { Static } from '@sinclair/typebox';
-import type { Trx } from '../db/database.js';
+import type { Db, Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest, type FieldError } from '../http/errors.js';
 import { findPersonInAccount, stateFromRow } from '../people/people.repo.js';
 import { savePerson } from '../people/people.service.js';
-import { touchLastActivity } from '../people/people.access.js';
+import { touchLastActivity } from '../people/people.activity.js';
 import { existingCampaignIds } from '../emCampaigns/emCampaigns.repo.js';
 import { emit } from '../webhooks/outbox.js';
-import { isoSeconds } from '../time.js';
+import { isoSeconds, isoTimestamp } from '../time.js';
 import type { EmEventIn } from './emEvents.schemas.js';
-import { inGroups, insertEmEvents, type NewEmEvent, peopleByEmail, usersAmong, visiblePeopleAmong } from './emEvents.repo.js';
-import { EMAIL_STATUS_OF_TYPE, ENGAGEMENT_TYPES, type EmEventType, WEBHOOK_EVENT_OF_TYPE } from './emEvents.types.js';
+import {
+  inGroups,
+  insertEmEvents,
+  type NewEmEvent,
+  peopleByEmail,
+  usersAmong,
+  visiblePeopleAmong,
+} from './emEvents.repo.js';
+import {
+  EMAIL_STATUS_OF_TYPE,
+  ENGAGEMENT_TYPES,
+  type EmEventType,
+  WEBHOOK_EVENT_OF_TYPE,
+} from './emEvents.types.js';
 
 export type EmEventInput = Static<typeof EmEventIn>;
 
@@ -34,17 +46,6 @@ export interface RecordedEmEvents {
 
 /** At most this many invalid events are itemised in a 400; the message says how many there were. */
 const MAX_LISTED_ERRORS = 50;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
-
-/** ISO 8601 → the stored form (UTC, seconds); a date-time without an offset is UTC. Null when invalid. */
-export function normalizeOccurred(value: string): string | null {
-  const text = value.trim();
-  if (!ISO_DATE.test(text)) return null;
-  const hasTime = /[T ]/i.test(text);
-  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) && hasTime;
-  const ms = Date.parse(hasTime && !hasZone ? `${text.replace(' ', 'T')}Z` : text.replace(' ', 'T'));
-  return Number.isNaN(ms) ? null : isoSeconds(ms);
-}
 
 const normalEmail = (value: string) => value.trim().toLowerCase();
 
@@ -55,12 +56,23 @@ interface Resolved {
   byEmail: Map<string, number>;
 }
 
-async function resolveReferences(trx: Trx, auth: AuthUser, events: EmEventInput[]): Promise<Resolved> {
-  const unique = <T>(values: (T | undefined)[]) => [...new Set(values.filter((v): v is T => v !== undefined))];
+async function resolveReferences(
+  trx: Trx,
+  auth: AuthUser,
+  events: EmEventInput[],
+): Promise<Resolved> {
+  const unique = <T>(values: (T | undefined)[]) => [
+    ...new Set(values.filter((v): v is T => v !== undefined)),
+  ];
   const campaignIds = unique(events.map((e) => e.campaignId));
   const campaigns = new Set<number>();
-  for (const group of inGroups(campaignIds)) (await existingCampaignIds(trx, auth.accountId, group)).forEach((id) => campaigns.add(id));
-  const emails = unique(events.map((e) => (e.personId === undefined && e.recipient ? normalEmail(e.recipient) : undefined))).filter(Boolean);
+  for (const group of inGroups(campaignIds))
+    (await existingCampaignIds(trx, auth.accountId, group)).forEach((id) => campaigns.add(id));
+  const emails = unique(
+    events.map((e) =>
+      e.personId === undefined && e.recipient ? normalEmail(e.recipient) : undefined,
+    ),
+  ).filter(Boolean);
   return {
     campaigns,
     users: await usersAmong(trx, auth.accountId, unique(events.map((e) => e.userId))),
@@ -70,13 +82,28 @@ async function resolveReferences(trx: Trx, auth: AuthUser, events: EmEventInput[
 }
 
 function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldError[] {
-  const at = (field: string, message: string) => ({ field: `emEvents.${index}.${field}`, message: `emEvents[${index}].${field}: ${message}` });
+  const at = (field: string, message: string) => ({
+    field: `emEvents.${index}.${field}`,
+    message: `emEvents[${index}].${field}: ${message}`,
+  });
   const problems: FieldError[] = [];
-  if (!refs.campaigns.has(event.campaignId)) problems.push(at('campaignId', `no campaign ${event.campaignId} in this account; create it with POST /v1/emCampaigns`));
-  if (event.userId !== undefined && !refs.users.has(event.userId)) problems.push(at('userId', `no user ${event.userId} in this account`));
-  if (event.personId !== undefined && !refs.people.has(event.personId)) problems.push(at('personId', `person ${event.personId} not found`));
-  if (event.personId === undefined && !event.recipient?.trim()) problems.push(at('recipient', 'give personId or recipient (the email address) to name the person'));
-  if (event.occurred !== undefined && normalizeOccurred(event.occurred) === null) problems.push(at('occurred', `'${event.occurred}' is not an ISO 8601 date-time`));
+  if (!refs.campaigns.has(event.campaignId))
+    problems.push(
+      at(
+        'campaignId',
+        `no campaign ${event.campaignId} in this account; create it with POST /v1/emCampaigns`,
+      ),
+    );
+  if (event.userId !== undefined && !refs.users.has(event.userId))
+    problems.push(at('userId', `no user ${event.userId} in this account`));
+  if (event.personId !== undefined && !refs.people.has(event.personId))
+    problems.push(at('personId', `person ${event.personId} not found`));
+  if (event.personId === undefined && !event.recipient?.trim())
+    problems.push(
+      at('recipient', 'give personId or recipient (the email address) to name the person'),
+    );
+  if (event.occurred !== undefined && isoTimestamp(event.occurred) === null)
+    problems.push(at('occurred', `'${event.occurred}' is not an ISO 8601 date-time`));
   return problems;
 }
 
@@ -90,12 +117,25 @@ function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldEr
 async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): Promise<void> {
   if (dialect !== 'postgres' || personIds.length === 0) return;
   const ids = [...new Set(personIds)].sort((a, b) => a - b);
-  for (const group of inGroups(ids)) await trx.selectFrom('people').select('id').where('id', 'in', group).orderBy('id').forNoKeyUpdate().execute();
+  for (const group of inGroups(ids))
+    await trx
+      .selectFrom('people')
+      .select('id')
+      .where('id', 'in', group)
+      .orderBy('id')
+      .forNoKeyUpdate()
+      .execute();
 }
 
-async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId: number; recipient: string; status: string }[], at: string): Promise<void> {
+async function markEmailStatuses(
+  trx: Trx,
+  accountId: number,
+  marks: { personId: number; recipient: string; status: string }[],
+  at: string,
+): Promise<void> {
   const byPerson = new Map<number, { recipient: string; status: string }[]>();
-  for (const mark of marks) byPerson.set(mark.personId, [...(byPerson.get(mark.personId) ?? []), mark]);
+  for (const mark of marks)
+    byPerson.set(mark.personId, [...(byPerson.get(mark.personId) ?? []), mark]);
   for (const [personId, personMarks] of byPerson) {
     const row = await findPersonInAccount(trx, accountId, personId);
     if (!row) continue;
@@ -104,7 +144,7 @@ async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId:
     for (const { recipient, status } of personMarks) {
       const target = recipient
         ? emails.find((e) => normalEmail(e.value) === recipient)
-        : emails.find((e) => e.isPrimary) ?? emails[0];
+        : (emails.find((e) => e.isPrimary) ?? emails[0]);
       if (target) target.status = status;
     }
     // savePerson emits peopleUpdated only when a status actually changed.
@@ -120,7 +160,12 @@ async function markEmailStatuses(trx: Trx, accountId: number, marks: { personId:
  * bounces through savePerson (peopleUpdated); opens and clicks move the person's lastActivity
  * forward. POST /v1/emEvents and any built-in sender use it.
  */
-export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmEventInput[], options: RecordOptions): Promise<RecordedEmEvents> {
+export async function recordEmEvents(
+  trx: Trx,
+  actor: EmEventsActor,
+  events: EmEventInput[],
+  options: RecordOptions,
+): Promise<RecordedEmEvents> {
   const { auth } = actor;
   const nowMs = options.now;
   const refs = await resolveReferences(trx, auth, events);
@@ -128,8 +173,17 @@ export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmE
   if (problems.length) {
     const bad = new Set(problems.map((p) => p.field.split('.')[1])).size;
     const listed = problems.slice(0, MAX_LISTED_ERRORS);
-    const more = problems.length > listed.length ? ` (and ${problems.length - listed.length} more problems)` : '';
-    throw badRequest(`${bad} of ${events.length} events are invalid; nothing was stored: ${listed.slice(0, 3).map((p) => p.message).join('; ')}${more}`, listed);
+    const more =
+      problems.length > listed.length
+        ? ` (and ${problems.length - listed.length} more problems)`
+        : '';
+    throw badRequest(
+      `${bad} of ${events.length} events are invalid; nothing was stored: ${listed
+        .slice(0, 3)
+        .map((p) => p.message)
+        .join('; ')}${more}`,
+      listed,
+    );
   }
 
   const now = isoSeconds(nowMs);
@@ -148,15 +202,20 @@ export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmE
       person_id: personId,
       user_id: event.userId ?? auth.userId,
       type: event.type,
-      occurred_at: event.occurred === undefined ? now : normalizeOccurred(event.occurred)!,
+      occurred_at: event.occurred === undefined ? now : isoTimestamp(event.occurred)!,
       recipient,
       url: event.url?.trim() ?? '',
       system: actor.system,
       created_at: now,
     });
   }
-  const updatesPerson = (type: string) => Object.hasOwn(EMAIL_STATUS_OF_TYPE, type) || ENGAGEMENT_TYPES.has(type as EmEventType);
-  await lockPeople(trx, rows.filter((row) => updatesPerson(row.type)).map((row) => row.person_id), options.dialect);
+  const updatesPerson = (type: string) =>
+    Object.hasOwn(EMAIL_STATUS_OF_TYPE, type) || ENGAGEMENT_TYPES.has(type as EmEventType);
+  await lockPeople(
+    trx,
+    rows.filter((row) => updatesPerson(row.type)).map((row) => row.person_id),
+    options.dialect,
+  );
   const ids = await insertEmEvents(trx, rows);
 
   const webhookIds = new Map<string, number[]>();
@@ -167,13 +226,34 @@ export async function recordEmEvents(trx: Trx, actor: EmEventsActor, events: EmE
     const eventName = WEBHOOK_EVENT_OF_TYPE[type as keyof typeof WEBHOOK_EVENT_OF_TYPE];
     if (eventName) webhookIds.set(eventName, [...(webhookIds.get(eventName) ?? []), ids[i]]);
     const status = EMAIL_STATUS_OF_TYPE[type as keyof typeof EMAIL_STATUS_OF_TYPE];
-    if (status) marks.push({ personId: row.person_id, recipient: normalEmail(row.recipient ?? ''), status });
-    if (ENGAGEMENT_TYPES.has(type) && row.occurred_at > (lastEngaged.get(row.person_id) ?? '')) lastEngaged.set(row.person_id, row.occurred_at);
+    if (status)
+      marks.push({ personId: row.person_id, recipient: normalEmail(row.recipient ?? ''), status });
+    if (ENGAGEMENT_TYPES.has(type) && row.occurred_at > (lastEngaged.get(row.person_id) ?? ''))
+      lastEngaged.set(row.person_id, row.occurred_at);
   });
   for (const [eventName, eventIds] of webhookIds) {
-    for (const group of inGroups(eventIds, 100)) await emit(trx, auth.accountId, eventName as (typeof WEBHOOK_EVENT_OF_TYPE)[keyof typeof WEBHOOK_EVENT_OF_TYPE], group, undefined, nowMs);
+    for (const group of inGroups(eventIds, 100))
+      await emit(
+        trx,
+        auth.accountId,
+        eventName as (typeof WEBHOOK_EVENT_OF_TYPE)[keyof typeof WEBHOOK_EVENT_OF_TYPE],
+        group,
+        undefined,
+        nowMs,
+      );
   }
   await markEmailStatuses(trx, auth.accountId, marks, now);
-  for (const [personId, at] of [...lastEngaged].sort(([a], [b]) => a - b)) await touchLastActivity(trx, auth.accountId, personId, at);
+  for (const [personId, at] of [...lastEngaged].sort(([a], [b]) => a - b))
+    await touchLastActivity(trx, auth.accountId, personId, at);
   return { emEventIds: ids, recipientsNotFound };
+}
+
+/** POST /v1/emEvents: a batch recorded in a transaction of its own (see recordEmEvents). */
+export function recordEmEventBatch(
+  db: Db,
+  actor: EmEventsActor,
+  events: EmEventInput[],
+  options: RecordOptions,
+): Promise<RecordedEmEvents> {
+  return db.transaction().execute((trx) => recordEmEvents(trx, actor, events, options));
 }

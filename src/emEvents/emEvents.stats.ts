@@ -57,7 +57,11 @@ export function statisticsFrom(counts: EmCounts): EmStatistics {
  * Statistics of the events `auth` may see under `filters` (campaignId and personId narrow them),
  * whichever system recorded them: built-in and third-party combined. Two indexed aggregates.
  */
-export async function emStatistics(db: DbOrTrx, auth: AuthUser, filters: Pick<EmEventFilters, 'campaignId' | 'personId'>): Promise<EmStatistics> {
+export async function emStatistics(
+  db: DbOrTrx,
+  auth: AuthUser,
+  filters: Pick<EmEventFilters, 'campaignId' | 'personId'>,
+): Promise<EmStatistics> {
   const scope = { campaignId: filters.campaignId, personId: filters.personId };
   const perType = await visibleEmEvents(db, auth, scope)
     .select(['em_events.type', sql<number>`count(*)`.as('n')])
@@ -67,7 +71,11 @@ export async function emStatistics(db: DbOrTrx, auth: AuthUser, filters: Pick<Em
     .select(['em_events.type', 'em_events.campaign_id', 'em_events.person_id'])
     .distinct()
     .as('pairs');
-  const unique = await db.selectFrom(pairs).select(['pairs.type', sql<number>`count(*)`.as('n')]).groupBy('pairs.type').execute();
+  const unique = await db
+    .selectFrom(pairs)
+    .select(['pairs.type', sql<number>`count(*)`.as('n')])
+    .groupBy('pairs.type')
+    .execute();
   const counts: EmCounts = { byType: {}, uniqueByType: {} };
   for (const row of perType) counts.byType[row.type] = Number(row.n);
   for (const row of unique) counts.uniqueByType[row.type] = Number(row.n);

@@ -1,5 +1,15 @@
 /** Email marketing event types (interface part 6), in the order the interface lists them. */
-export const EM_EVENT_TYPES = ['delivered', 'open', 'click', 'bounced', 'soft-bounce', 'hard-bounce', 'unsubscribe', 'spamreport', 'dropped'] as const;
+export const EM_EVENT_TYPES = [
+  'delivered',
+  'open',
+  'click',
+  'bounced',
+  'soft-bounce',
+  'hard-bounce',
+  'unsubscribe',
+  'spamreport',
+  'dropped',
+] as const;
 
 export type EmEventType = (typeof EM_EVENT_TYPES)[number];
 

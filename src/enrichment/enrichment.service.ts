@@ -1,9 +1,10 @@
 import { request } from 'undici';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
-import type { BackgroundJobFactory } from '../worker.js';
+import { idleJob, type BackgroundJobFactory } from '../jobs/types.js';
 import { isoSeconds } from '../time.js';
-import { enqueueJob, PermanentJobError, queueWorker } from '../notifications/jobQueue.js';
+import { enqueueJob, PermanentJobError } from '../jobs/queue.js';
+import { queueWorker } from '../jobs/queue-worker.js';
 import './enrichment.tables.js';
 
 export const ENRICHMENT_JOB = 'enrichment';
@@ -12,9 +13,14 @@ export const ENRICHMENT_JOB = 'enrichment';
 export const ENRICHMENT_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600];
 
 /** Queues a social-profile look-up for a new person when HEARTH_ENRICHMENT_URL is set; otherwise does nothing. */
-export async function queueEnrichment(trx: Trx, ctx: AppContext, accountId: number, personId: number): Promise<void> {
+export async function queueEnrichment(
+  trx: Trx,
+  ctx: AppContext,
+  accountId: number,
+  personId: number,
+): Promise<void> {
   if (!ctx.config.enrichmentUrl) return;
-  await enqueueJob(trx, accountId, ENRICHMENT_JOB, { personId }, ctx.clock.now());
+  await enqueueJob(ctx, trx, { accountId, kind: ENRICHMENT_JOB, payload: { personId } });
 }
 
 export interface SocialProfile {
@@ -25,7 +31,8 @@ export interface SocialProfile {
 /** Pure: the well-formed profiles of a provider's answer ({profiles: [{network, url}]}); others are dropped. */
 export function readProfiles(answer: unknown): SocialProfile[] {
   const list = (answer as { profiles?: unknown })?.profiles;
-  if (!Array.isArray(list)) throw new PermanentJobError('enrichment provider answered without a profiles array');
+  if (!Array.isArray(list))
+    throw new PermanentJobError('enrichment provider answered without a profiles array');
   const seen = new Set<string>();
   const out: SocialProfile[] = [];
   for (const item of list) {
@@ -47,7 +54,7 @@ export function readProfiles(answer: unknown): SocialProfile[] {
  */
 export const enrichmentJob: BackgroundJobFactory = (ctx: AppContext) => {
   const url = ctx.config.enrichmentUrl;
-  if (!url) return { name: 'enrichment', start() {}, async stop() {} };
+  if (!url) return idleJob('enrichment');
   const timeoutMs = ctx.config.webhookTimeout * 1000;
   return queueWorker(ctx, {
     name: 'enrichment',
@@ -88,7 +95,15 @@ export const enrichmentJob: BackgroundJobFactory = (ctx: AppContext) => {
       const at = isoSeconds(ctx.clock.now());
       await ctx.db
         .insertInto('person_social_profiles')
-        .values(profiles.map((p) => ({ account_id: job.account_id, person_id: personId, network: p.network, url: p.url, created_at: at })))
+        .values(
+          profiles.map((p) => ({
+            account_id: job.account_id,
+            person_id: personId,
+            network: p.network,
+            url: p.url,
+            created_at: at,
+          })),
+        )
         .onConflict((oc) => oc.columns(['person_id', 'network', 'url']).doNothing())
         .execute()
         .catch((err: { code?: string }) => {

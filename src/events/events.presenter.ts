@@ -3,7 +3,8 @@ import type { LeadEventsTable } from './events.tables.js';
 
 export type LeadEventRow = Selectable<LeadEventsTable>;
 
-const json = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+const json = (text: string | null) =>
+  text === null ? null : (JSON.parse(text) as Record<string, unknown>);
 
 export function presentEvent(row: LeadEventRow) {
   return {

@@ -1,8 +1,8 @@
 import { insertRows } from '../db/reusable-query.js';
 import type { Insertable } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
-import { type AuthUser, seesEveryone } from '../http/auth.js';
-import { visiblePersonIds } from '../people/people.access.js';
+import type { AuthUser } from '../http/auth.js';
+import { onlyVisiblePeople } from '../access/visibility.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { LeadEventsTable } from './events.tables.js';
 import './events.tables.js';
@@ -14,9 +14,11 @@ export async function insertEvent(trx: Trx, values: Insertable<LeadEventsTable>)
 
 /** Events of the account that `auth` may see (Agents and Lenders: only those of their people). */
 export function visibleEventsQuery(db: DbOrTrx, auth: AuthUser) {
-  let query = db.selectFrom('lead_events').selectAll('lead_events').where('lead_events.account_id', '=', auth.accountId);
-  if (!seesEveryone(auth)) query = query.where('lead_events.person_id', 'in', visiblePersonIds(db, auth));
-  return query;
+  const query = db
+    .selectFrom('lead_events')
+    .selectAll('lead_events')
+    .where('lead_events.account_id', '=', auth.accountId);
+  return onlyVisiblePeople(query, db, auth, 'lead_events.person_id');
 }
 
 export interface IdentityKey {
@@ -38,8 +40,18 @@ const KEY_COLUMNS = ['account_id', 'kind', 'value'];
 const identityRows = (accountId: number, personId: number, keys: IdentityKey[]) =>
   keys.map((k) => ({ account_id: accountId, person_id: personId, kind: k.kind, value: k.value }));
 
-async function insertKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<number> {
-  const inserted = await insertRows(trx, 'lead_identity_keys', identityRows(accountId, personId, keys), { onConflictDoNothing: KEY_COLUMNS, returning: 'value' });
+async function insertKeys(
+  trx: Trx,
+  accountId: number,
+  personId: number,
+  keys: IdentityKey[],
+): Promise<number> {
+  const inserted = await insertRows(
+    trx,
+    'lead_identity_keys',
+    identityRows(accountId, personId, keys),
+    { onConflictDoNothing: KEY_COLUMNS, returning: 'value' },
+  );
   return inserted.length;
 }
 
@@ -54,7 +66,14 @@ async function releaseStaleKeys(trx: Trx, accountId: number, keys: IdentityKey[]
       .where('kind', '=', 'email')
       .where('value', 'in', emails)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('person_emails').select('person_emails.person_id').whereRef('person_emails.person_id', '=', 'lead_identity_keys.person_id').whereRef('person_emails.email', '=', 'lead_identity_keys.value'))),
+        not(
+          exists(
+            selectFrom('person_emails')
+              .select('person_emails.person_id')
+              .whereRef('person_emails.person_id', '=', 'lead_identity_keys.person_id')
+              .whereRef('person_emails.email', '=', 'lead_identity_keys.value'),
+          ),
+        ),
       )
       .execute();
   }
@@ -65,7 +84,14 @@ async function releaseStaleKeys(trx: Trx, accountId: number, keys: IdentityKey[]
       .where('kind', '=', 'phone')
       .where('value', 'in', phones)
       .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('person_phones').select('person_phones.person_id').whereRef('person_phones.person_id', '=', 'lead_identity_keys.person_id').whereRef('person_phones.normalized', '=', 'lead_identity_keys.value'))),
+        not(
+          exists(
+            selectFrom('person_phones')
+              .select('person_phones.person_id')
+              .whereRef('person_phones.person_id', '=', 'lead_identity_keys.person_id')
+              .whereRef('person_phones.normalized', '=', 'lead_identity_keys.value'),
+          ),
+        ),
       )
       .execute();
   }
@@ -78,7 +104,12 @@ async function releaseStaleKeys(trx: Trx, accountId: number, keys: IdentityKey[]
  * IdentityTakenError, and the caller runs its whole transaction again, now matching the winner.
  * Keys left behind by a person who no longer carries that email or phone are released and retaken.
  */
-export async function claimIdentityKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<void> {
+export async function claimIdentityKeys(
+  trx: Trx,
+  accountId: number,
+  personId: number,
+  keys: IdentityKey[],
+): Promise<void> {
   if (keys.length === 0) return;
   // Sorted, so two transactions claiming overlapping sets wait on the index in the same order.
   const sorted = [...keys].sort((a, b) => (a.kind + a.value < b.kind + b.value ? -1 : 1));
@@ -88,20 +119,35 @@ export async function claimIdentityKeys(trx: Trx, accountId: number, personId: n
     .select(['kind', 'value'])
     .where('account_id', '=', accountId)
     .where('person_id', '!=', personId)
-    .where((eb) => eb.or(sorted.map((k) => eb.and([eb('kind', '=', k.kind), eb('value', '=', k.value)]))))
+    .where((eb) =>
+      eb.or(sorted.map((k) => eb.and([eb('kind', '=', k.kind), eb('value', '=', k.value)]))),
+    )
     .execute();
   await releaseStaleKeys(trx, accountId, held);
-  if (held.length && (await insertKeys(trx, accountId, personId, held)) < held.length) throw new IdentityTakenError();
+  if (held.length && (await insertKeys(trx, accountId, personId, held)) < held.length)
+    throw new IdentityTakenError();
 }
 
 /** Records the keys of contacts a returning lead adds, without contesting keys held by someone else. */
-export async function addIdentityKeys(trx: Trx, accountId: number, personId: number, keys: IdentityKey[]): Promise<void> {
+export async function addIdentityKeys(
+  trx: Trx,
+  accountId: number,
+  personId: number,
+  keys: IdentityKey[],
+): Promise<void> {
   if (keys.length === 0) return;
-  await insertRows(trx, 'lead_identity_keys', identityRows(accountId, personId, keys), { onConflictDoNothing: KEY_COLUMNS });
+  await insertRows(trx, 'lead_identity_keys', identityRows(accountId, personId, keys), {
+    onConflictDoNothing: KEY_COLUMNS,
+  });
 }
 
 /** Errors after which the whole lead transaction is worth running again. */
 export function isRetryableLeadError(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
-  return err instanceof IdentityTakenError || isUniqueViolation(err) || code === '40P01' || code === '40001';
+  return (
+    err instanceof IdentityTakenError ||
+    isUniqueViolation(err) ||
+    code === '40P01' ||
+    code === '40001'
+  );
 }

@@ -5,7 +5,9 @@ import { personInputFields } from '../people/people.schemas.js';
 
 const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 const Num = Type.Optional(Nullable(Type.Number({ minimum: 0 })));
-const NumOrText = Type.Optional(Nullable(Type.Union([Type.Number(), Type.String({ maxLength: 100 })])));
+const NumOrText = Type.Optional(
+  Nullable(Type.Union([Type.Number(), Type.String({ maxLength: 100 })])),
+);
 
 export const PropertyIn = Type.Object(
   {
@@ -73,7 +75,12 @@ export const EventBody = Type.Object(
     campaign: Type.Optional(CampaignIn),
     message: Text(20000),
     description: Text(20000),
-    occurredAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601; older than a day: historical, no automation' })),
+    occurredAt: Type.Optional(
+      Type.String({
+        maxLength: 40,
+        description: 'ISO 8601; older than a day: historical, no automation',
+      }),
+    ),
     pageTitle: Text(1000),
     pageUrl: Text(2000),
     pageReferrer: Text(2000),
@@ -110,8 +117,12 @@ export const LeadEvent = Type.Object({
 
 const listFilters = {
   ...PageQuery,
-  type: Type.Optional(Type.String({ maxLength: 100, description: 'Event type (aliases accepted)' })),
-  sort: Type.Optional(Type.String({ description: 'id, occurred or created; -field for descending (default -id)' })),
+  type: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Event type (aliases accepted)' }),
+  ),
+  sort: Type.Optional(
+    Type.String({ description: 'id, occurred or created; -field for descending (default -id)' }),
+  ),
   system: Type.Optional(Type.String()),
 };
 

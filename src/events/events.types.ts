@@ -1,15 +1,31 @@
 /** Lead event types: the interface's values plus those real clients send (compat notes). */
 export const EVENT_TYPES = [
-  'Registration', 'Seller Inquiry', 'Property Inquiry', 'General Inquiry', 'Inquiry', 'Visited Open House',
-  'Viewed Property', 'Saved Property', 'Property Search', 'Saved Property Search', 'Visited Website',
-  'Viewed Page', 'Incoming Call', 'Unsubscribed',
+  'Registration',
+  'Seller Inquiry',
+  'Property Inquiry',
+  'General Inquiry',
+  'Inquiry',
+  'Visited Open House',
+  'Viewed Property',
+  'Saved Property',
+  'Property Search',
+  'Saved Property Search',
+  'Visited Website',
+  'Viewed Page',
+  'Incoming Call',
+  'Unsubscribed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A new lead of one of these types starts its lead flow's action plan (interface part 6). */
 export const PLAN_TRIGGERING_TYPES: ReadonlySet<string> = new Set([
-  'Registration', 'Seller Inquiry', 'Property Inquiry', 'General Inquiry', 'Inquiry', 'Visited Open House',
+  'Registration',
+  'Seller Inquiry',
+  'Property Inquiry',
+  'General Inquiry',
+  'Inquiry',
+  'Visited Open House',
 ]);
 
 const squash = (value: string) => value.replace(/[\s_-]+/g, '').toLowerCase();

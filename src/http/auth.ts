@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { UsersTable } from '../db/database.js';
 import { hashSecret } from '../accounts/keys.js';
 import { reusableQuery } from '../db/reusable-query.js';
-import { forbidden, unauthorized } from './errors.js';
+import { ApiError, unauthorized } from './errors.js';
 import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
+import { findSession, requireCsrfToken, sessionIdFrom } from '../auth/sessions.js';
 
-export type UserRole = UsersTable['role'];
+import type { AuthUser } from './auth-user.js';
+export type { AuthUser, UserRole } from './auth-user.js';
 
-export interface AuthUser {
-  accountId: number;
-  userId: number;
-  role: UserRole;
-  name: string;
-  email: string;
-}
+export type AuthVia = 'apiKey' | 'bearer' | 'session';
 
 /** `user` (default on /v1): an API key. `system`: X-System + X-System-Key only. `none`: public. */
 export type AuthMode = 'user' | 'system' | 'none';
@@ -22,6 +17,8 @@ export type AuthMode = 'user' | 'system' | 'none';
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthUser;
+    /** How request.auth was established: 'session' is the web app (cookie + CSRF token). */
+    authVia: AuthVia | null;
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
@@ -41,13 +38,17 @@ export function apiKeyFrom(request: FastifyRequest): string | null {
 }
 
 const userByKeyHash = reusableQuery((db, _shape, keyHash: string) =>
-  db.selectFrom('users').select(['id', 'account_id', 'role', 'name', 'email']).where('api_key_hash', '=', keyHash),
+  db
+    .selectFrom('users')
+    .select(['id', 'account_id', 'role', 'name', 'email'])
+    .where('api_key_hash', '=', keyHash)
+    .where('deleted_at', 'is', null),
 );
 
 /**
  * Verified keys, by hash, for a few seconds: the key lookup would otherwise be a database read on
- * every request. Hearth never changes a user's key or role through the API; an operator's direct
- * change reaches every instance within KEY_CACHE_MS. Unknown keys are never cached.
+ * every request. A role change or deactivation through the API evicts the user here at once
+ * (forgetCachedUser); other API instances see it within KEY_CACHE_MS. Unknown keys are never cached.
  */
 const KEY_CACHE_MS = 5_000;
 const KEY_CACHE_MAX = 10_000;
@@ -68,14 +69,55 @@ function cachedUser(verifiedKeys: KeyCache, keyHash: string, now: number): AuthU
   return undefined;
 }
 
+/** Drops a user's cached key after their role changed or they were deactivated. */
+export function forgetCachedUser(ctx: AppContext, userId: number): void {
+  const cache = keyCacheOf(ctx);
+  for (const [keyHash, entry] of cache) if (entry.user.userId === userId) cache.delete(keyHash);
+}
+
 function rememberUser(verifiedKeys: KeyCache, keyHash: string, user: AuthUser, now: number): void {
-  if (verifiedKeys.size >= KEY_CACHE_MAX) verifiedKeys.delete(verifiedKeys.keys().next().value as string);
+  if (verifiedKeys.size >= KEY_CACHE_MAX)
+    verifiedKeys.delete(verifiedKeys.keys().next().value as string);
   verifiedKeys.set(keyHash, { user, until: now + KEY_CACHE_MS });
+}
+
+/**
+ * A browser's own request (fetch from a page) gets no Basic challenge: it would pop up the
+ * browser's password prompt over the web app.
+ */
+function fromBrowserScript(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  return typeof mode === 'string' && mode !== 'navigate';
+}
+
+const signInAgain = (message: string) => new ApiError(401, 'NOT_SIGNED_IN', message);
+
+/** The web app's requests: the session cookie, and the CSRF token on writes. */
+async function authenticateSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  sessionId: string,
+): Promise<AuthUser> {
+  const session = await findSession(ctx.db, sessionId, ctx.clock.now());
+  if (!session) throw signInAgain('Your session has ended; sign in again');
+  requireCsrfToken(request, sessionId);
+  const { accountId, userId, role, name, email } = session;
+  return Object.freeze({ accountId, userId, role, name, email, via: 'session' as const });
+}
+
+function authViaOf(request: FastifyRequest): AuthVia {
+  if (!request.headers.authorization) return 'session';
+  return bearerTokenFrom(request) !== undefined ? 'bearer' : 'apiKey';
 }
 
 export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
   const bearer = bearerTokenFrom(request);
   if (bearer !== undefined) return authenticateBearer(ctx, bearer);
+  if (!request.headers.authorization) {
+    const sessionId = sessionIdFrom(request);
+    if (sessionId) return authenticateSession(ctx, request, sessionId);
+    if (fromBrowserScript(request)) throw signInAgain('Not signed in');
+  }
   const key = apiKeyFrom(request);
   if (!key) {
     const scheme = request.headers.authorization?.split(' ', 1)[0];
@@ -93,27 +135,25 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   if (cached) return cached;
   const user = await userByKeyHash(ctx.db, 'user', keyHash);
   if (!user) throw unauthorized('Invalid API key');
-  const auth: AuthUser = Object.freeze({ accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email });
+  const auth: AuthUser = Object.freeze({
+    accountId: user.account_id,
+    userId: user.id,
+    role: user.role,
+    name: user.name,
+    email: user.email,
+  });
   rememberUser(cache, keyHash, auth, now);
   return auth;
 }
 
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', null as unknown as AuthUser);
+  app.decorateRequest('authVia', null);
   app.addHook('onRequest', async (request) => {
-    const mode = request.routeOptions.config?.auth ?? (request.url.startsWith('/v1/') ? 'user' : 'none');
-    if (mode === 'user') request.auth = await authenticate(ctx, request);
+    const mode =
+      request.routeOptions.config?.auth ?? (request.url.startsWith('/v1/') ? 'user' : 'none');
+    if (mode !== 'user') return;
+    request.auth = await authenticate(ctx, request);
+    request.authVia = authViaOf(request);
   });
-}
-
-/** Owner and Admin see every record of their account; Agents and Lenders only what is tied to them. */
-export function seesEveryone(auth: AuthUser): boolean {
-  return auth.role === 'Owner' || auth.role === 'Admin';
-}
-
-/** Role gate: call at the top of a handler with the roles that may use it. */
-export function requireRole(request: FastifyRequest, ...roles: UserRole[]): void {
-  if (!roles.includes(request.auth.role)) {
-    throw forbidden(`This action requires the ${roles.join(' or ')} role; your key belongs to a ${request.auth.role}`);
-  }
 }

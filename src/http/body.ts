@@ -21,18 +21,25 @@ function parseJson(text: string): unknown {
 export function containsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\0');
   if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
+  if (value && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => k.includes('\0') || containsNul(v));
   return false;
 }
 
-const nulError = () => badRequest('Text in the request body must not contain NUL (\\u0000) characters');
+const nulError = () =>
+  badRequest('Text in the request body must not contain NUL (\\u0000) characters');
 
 /** Form bodies are flat key=value pairs; repeated keys become arrays. */
 function parseForm(text: string): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   const set = (key: string, value: unknown) =>
     // defineProperty, not assignment: a key named __proto__ must stay a plain (unknown) field.
-    Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(result, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   for (const [key, value] of new URLSearchParams(text)) {
     const existing = Object.hasOwn(result, key) ? result[key] : undefined;
     if (existing === undefined) set(key, value);
@@ -54,14 +61,23 @@ function looksLikeJson(text: string): boolean {
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const parseAs = (kind: 'json' | 'form' | 'sniff') =>
-    (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
+  const parseAs =
+    (kind: 'json' | 'form' | 'sniff') =>
+    (
+      _request: FastifyRequest,
+      body: string,
+      done: (err: Error | null, value?: unknown) => void,
+    ) => {
       try {
         if (body.trim() === '') return done(null, undefined);
         if (kind === 'json') return done(null, parseJson(body));
         if (looksLikeJson(body)) return done(null, parseJson(body));
         if (kind === 'form') return done(null, parseForm(body));
-        throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+        throw new ApiError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Request body must be JSON (Content-Type: application/json)',
+        );
       } catch (err) {
         done(err as Error);
       }

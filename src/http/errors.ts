@@ -20,9 +20,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: FieldError[]) => new ApiError(400, 'BAD_REQUEST', message, errors);
+export const badRequest = (message: string, errors?: FieldError[]) =>
+  new ApiError(400, 'BAD_REQUEST', message, errors);
 export const unauthorized = (message: string) =>
-  new ApiError(401, 'UNAUTHORIZED', message, undefined, { 'WWW-Authenticate': 'Basic realm="Hearth"' });
+  new ApiError(401, 'UNAUTHORIZED', message, undefined, {
+    'WWW-Authenticate': 'Basic realm="Hearth"',
+  });
 export const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message);
 export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new ApiError(409, 'CONFLICT', message);
@@ -45,7 +48,7 @@ function fieldName(error: AjvError, context: string | undefined): string {
     const missing = String(error.params.missingProperty);
     return path ? `${path}.${missing}` : missing;
   }
-  return path || (context === 'body' ? 'body' : context ?? 'request');
+  return path || (context === 'body' ? 'body' : (context ?? 'request'));
 }
 
 function describe(error: AjvError, field: string): string {
@@ -63,14 +66,28 @@ function describe(error: AjvError, field: string): string {
 
 /** What one failed branch of an anyOf accepts: `a boolean`, `1`, `"true"`… */
 function alternative(error: AjvError): string[] {
-  if (error.keyword === 'type') return [String(error.params.type).split(',').map((t) => `a${/^[aeiou]/.test(t) ? 'n' : ''} ${t}`).join(' or ')];
+  if (error.keyword === 'type')
+    return [
+      String(error.params.type)
+        .split(',')
+        .map((t) => `a${/^[aeiou]/.test(t) ? 'n' : ''} ${t}`)
+        .join(' or '),
+    ];
   if (error.keyword === 'const') return [JSON.stringify(error.params.allowedValue)];
-  if (error.keyword === 'enum') return (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
+  if (error.keyword === 'enum')
+    return (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
   return [];
 }
 
+/** The real API's words for body keys it does not know. */
+export const invalidFieldsMessage = (fields: string[]) =>
+  `Invalid fields in the request body: ${fields.join(', ')}.`;
+
 export function validationError(error: FastifyError): ApiError {
-  const failed = (error.validation as AjvError[]).map((e) => ({ error: e, field: fieldName(e, error.validationContext) }));
+  const failed = (error.validation as AjvError[]).map((e) => ({
+    error: e,
+    field: fieldName(e, error.validationContext),
+  }));
   // A field matching none of several forms (anyOf) fails each branch too: one message lists the forms.
   const unions = new Set(failed.filter((f) => f.error.keyword === 'anyOf').map((f) => f.field));
   const errors: { field: string; message: string }[] = [];
@@ -83,13 +100,33 @@ export function validationError(error: FastifyError): ApiError {
     const branches = failed.filter((f) => f.field === field).map((f) => f.error);
     // A literal's branch fails both its type and its value: the value says it.
     const branchOf = (e: AjvError) => (e.schemaPath ?? '').replace(/\/[^/]*$/, '');
-    const literal = new Set(branches.filter((e) => e.keyword === 'const' || e.keyword === 'enum').map(branchOf));
-    const forms = branches.filter((e) => !(e.keyword === 'type' && literal.has(branchOf(e)))).flatMap(alternative);
-    errors.push({ field, message: forms.length ? `Field '${field}' must be one of: ${[...new Set(forms)].join(', ')}` : `Field '${field}' is invalid` });
+    const literal = new Set(
+      branches.filter((e) => e.keyword === 'const' || e.keyword === 'enum').map(branchOf),
+    );
+    const forms = branches
+      .filter((e) => !(e.keyword === 'type' && literal.has(branchOf(e))))
+      .flatMap(alternative);
+    errors.push({
+      field,
+      message: forms.length
+        ? `Field '${field}' must be one of: ${[...new Set(forms)].join(', ')}`
+        : `Field '${field}' is invalid`,
+    });
   }
   const where = error.validationContext === 'querystring' ? 'query' : error.validationContext;
-  const message = errors.map((e) => e.message).join('; ');
-  return new ApiError(400, 'VALIDATION_FAILED', where === 'body' || !where ? message : `Invalid ${where}: ${message}`, errors);
+  const topLevelUnknown = failed
+    .filter((f) => f.error.keyword === 'additionalProperties' && !f.error.instancePath)
+    .map((f) => f.field);
+  const message =
+    where === 'body' && topLevelUnknown.length === errors.length
+      ? invalidFieldsMessage(topLevelUnknown)
+      : errors.map((e) => e.message).join('; ');
+  return new ApiError(
+    400,
+    'VALIDATION_FAILED',
+    where === 'body' || !where ? message : `Invalid ${where}: ${message}`,
+    errors,
+  );
 }
 
 /**
@@ -120,7 +157,11 @@ function toApiError(error: FastifyError): ApiError | null {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body is too large (limit 1 MiB)');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+      return new ApiError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Request body must be JSON (Content-Type: application/json)',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return badRequest('Request body is empty; send a JSON object');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -128,11 +169,15 @@ function toApiError(error: FastifyError): ApiError | null {
       return badRequest(`Malformed request body: ${error.message}`);
   }
   if (error instanceof SyntaxError) return badRequest(`Malformed JSON body: ${error.message}`);
-  if (isUniqueViolation(error)) return conflict('A record with the same unique value already exists');
+  if (isUniqueViolation(error))
+    return conflict('A record with the same unique value already exists');
   // PostgreSQL broke a deadlock or a serialization conflict by aborting this request's transaction:
   // nothing of it was stored, and sending it again succeeds.
   const code = (error as { code?: unknown }).code;
-  if (code === '40P01' || code === '40001') return conflict('The request collided with a concurrent change and was not applied; send it again');
+  if (code === '40P01' || code === '40001')
+    return conflict(
+      'The request collided with a concurrent change and was not applied; send it again',
+    );
   const dataProblem = dataExceptionMessage(error);
   if (dataProblem) return badRequest(dataProblem);
   if (isForeignKeyViolation(error)) return badRequest('A referenced record does not exist');
@@ -146,6 +191,7 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   const body: Record<string, unknown> = { errorMessage: error.message, errorCode: error.code };
   if (error.errors?.length) body.errors = error.errors;
+  body.requestId = reply.request.id;
   return reply.code(error.status).type(JSON_TYPE).send(body);
 }
 
@@ -153,7 +199,11 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
  * For Fastify's `frameworkErrors` option: errors raised before routing (a malformed URL such as
  * `/v1/people/%`) answer in the API's error shape too, not Fastify's default one.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const apiError = toApiError(error) ?? badRequest(error.message);
   sendError(reply, apiError);
 }
@@ -163,9 +213,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const apiError = toApiError(error);
     if (apiError) return sendError(reply, apiError);
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
-    return sendError(reply, new ApiError(500, 'INTERNAL', `Internal error; quote request id ${request.id} when reporting it`));
+    return sendError(
+      reply,
+      new ApiError(
+        500,
+        'INTERNAL',
+        `Internal error; quote request id ${request.id} when reporting it`,
+      ),
+    );
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+    sendError(
+      reply,
+      new ApiError(404, 'NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
   );
 }

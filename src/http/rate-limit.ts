@@ -47,7 +47,9 @@ function pathOf(url: string): string {
 function credentialBucket(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) return `ip:${request.ip}`;
-  return createHash('sha256').update(apiKeyFrom(request) ?? header).digest('base64url');
+  return createHash('sha256')
+    .update(apiKeyFrom(request) ?? header)
+    .digest('base64url');
 }
 
 function retryAfterSeconds(state: Decision): number {
@@ -75,7 +77,11 @@ function setHeaders(reply: FastifyReply, state: RateLimitState): void {
  * Per-system sliding-window limits on /v1 (interface part 8), usage counting, and temporary
  * capacity protection. Registered after system identification: the bucket is the identified system.
  */
-export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, capacity: CapacityOptions = {}): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  ctx: AppContext,
+  capacity: CapacityOptions = {},
+): Promise<void> {
   const limiter = await RateLimiter.create(ctx);
   app.decorate('rateLimiter', limiter);
   app.decorateRequest('rateLimit', null);
@@ -89,9 +95,15 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
   app.addHook('onRequest', async (request) => {
     if (guard.overloaded && isV1(request.url)) {
       const seconds = guard.retryAfterSeconds();
-      throw new ApiError(429, 'OVER_CAPACITY', `The service is temporarily over capacity; retry after ${seconds} seconds`, undefined, {
-        'Retry-After': String(seconds),
-      });
+      throw new ApiError(
+        429,
+        'OVER_CAPACITY',
+        `The service is temporarily over capacity; retry after ${seconds} seconds`,
+        undefined,
+        {
+          'Retry-After': String(seconds),
+        },
+      );
     }
   });
 
@@ -114,7 +126,11 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
   app.addHook('preValidation', async (request) => {
     if (!isV1(request.url)) return;
     const { name, verified } = request.system;
-    const context = classify(request.method, request.routeOptions.url ?? pathOf(request.url), verified);
+    const context = classify(
+      request.method,
+      request.routeOptions.url ?? pathOf(request.url),
+      verified,
+    );
     const limit = limiter.table.row(name, verified)[context];
     const state: RateLimitState = { context, limit, allowed: true, remaining: 0, resetMs: 0 };
     request.rateLimit = state;
@@ -144,7 +160,11 @@ export async function registerRateLimit(app: FastifyInstance, ctx: AppContext, c
       // Answered before the limiter ran (credentials, body parsing, capacity): show the window, count nothing.
       if (!request.system) request.system = await identifySystem(ctx, request);
       const { name, verified } = request.system;
-      const context = classify(request.method, request.routeOptions.url ?? pathOf(request.url), verified);
+      const context = classify(
+        request.method,
+        request.routeOptions.url ?? pathOf(request.url),
+        verified,
+      );
       const limit = limiter.table.row(name, verified)[context];
       state = { context, limit, allowed: true, remaining: limit ?? 0, resetMs: 0 };
       if (limit !== null) {

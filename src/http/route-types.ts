@@ -6,6 +6,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
 
 /** The Fastify instance type every route module receives: TypeBox schemas give typed handlers. */
 export type Api = FastifyInstance<
@@ -15,3 +16,8 @@ export type Api = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+/** What every route module is registered with (src/routes.ts). A leaf module: route files import it from here. */
+export interface RouteOptions {
+  ctx: AppContext;
+}

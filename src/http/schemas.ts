@@ -7,12 +7,22 @@ export const ErrorResponse = Type.Object(
   {
     errorMessage: Type.String(),
     errorCode: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+    ),
+    requestId: Type.Optional(
+      Type.String({ description: 'The X-Request-Id of this request: quote it when reporting' }),
+    ),
   },
   { $id: 'ErrorResponse', description: 'Every error on /v1' },
 );
 
-const errorRef = Type.Ref('ErrorResponse');
+/**
+ * The error schema `responses()` puts on every status; the OpenAPI document keeps only the statuses
+ * an operation can answer (src/http/openapi/errors.ts), recognising these by identity.
+ */
+export const GENERIC_ERROR = Type.Ref('ErrorResponse');
+const errorRef = GENERIC_ERROR;
 
 /** Response schemas for a route: its success shapes plus every error status the API can answer. */
 export function responses<T extends Record<number, TSchema>>(success: T) {
@@ -51,7 +61,18 @@ export const SystemField = { system: Type.Optional(Type.String()) };
 
 /** Booleans arrive as true/false, 0/1 or "true"/"false"/"1"/"0". */
 export const Bool = (options: { description?: string } = {}) =>
-  Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')], options);
+  Type.Union(
+    [
+      Type.Boolean(),
+      Type.Literal(0),
+      Type.Literal(1),
+      Type.Literal('0'),
+      Type.Literal('1'),
+      Type.Literal('true'),
+      Type.Literal('false'),
+    ],
+    options,
+  );
 
 export function toBool(value: boolean | number | string | undefined | null): boolean | undefined {
   if (value === undefined || value === null) return undefined;

@@ -23,9 +23,14 @@ function claimedSystem(request: FastifyRequest): string | null {
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const query = request.query as Record<string, unknown> | undefined;
   const body = request.body as Record<string, unknown> | undefined;
-  const candidates = [fromHeader, query?.system, body && typeof body === 'object' ? body.system : undefined];
+  const candidates = [
+    fromHeader,
+    query?.system,
+    body && typeof body === 'object' ? body.system : undefined,
+  ];
   for (const value of candidates) {
-    if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, MAX_SYSTEM_NAME);
+    if (typeof value === 'string' && value.trim() !== '')
+      return value.trim().slice(0, MAX_SYSTEM_NAME);
   }
   return null;
 }
@@ -38,7 +43,11 @@ async function keyIsValid(ctx: AppContext, name: string, key: string): Promise<b
   const cacheKey = `${name}\u0000${key}`;
   const until = verifiedCache.get(cacheKey);
   if (until && until > Date.now()) return true;
-  const row = await ctx.db.selectFrom('systems').select('key_hash').where('name', '=', name).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('systems')
+    .select('key_hash')
+    .where('name', '=', name)
+    .executeTakeFirst();
   const valid = row !== undefined && secretMatches(key, row.key_hash);
   if (valid) {
     if (verifiedCache.size > 10_000) verifiedCache.clear();
@@ -47,7 +56,10 @@ async function keyIsValid(ctx: AppContext, name: string, key: string): Promise<b
   return valid;
 }
 
-export async function identifySystem(ctx: AppContext, request: FastifyRequest): Promise<SystemIdentity> {
+export async function identifySystem(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<SystemIdentity> {
   const name = claimedSystem(request);
   const keyHeader = request.headers['x-system-key'];
   const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
@@ -66,7 +78,9 @@ export function registerSystemIdentification(app: FastifyInstance, ctx: AppConte
 /** For routes that only work for an identified system (all of /v1/webhooks). */
 export function requireSystem(request: FastifyRequest): string {
   if (!request.system.name) {
-    throw badRequest('System identification is required: send the X-System header (or a `system` query argument or body key)');
+    throw badRequest(
+      'System identification is required: send the X-System header (or a `system` query argument or body key)',
+    );
   }
   return request.system.name;
 }

@@ -6,17 +6,34 @@ export type ReactionRow = Selectable<ReactionsTable>;
 export type ThreadedReplyRow = Selectable<ThreadedRepliesTable>;
 
 export function presentReaction(row: ReactionRow) {
-  return { id: row.id, created: row.created_at, refType: row.ref_type, refId: row.ref_id, body: row.emoji, userId: row.user_id, userName: row.user_name };
+  return {
+    id: row.id,
+    created: row.created_at,
+    refType: row.ref_type,
+    refId: row.ref_id,
+    body: row.emoji,
+    userId: row.user_id,
+    userName: row.user_name,
+  };
 }
 
 export function presentThreadedReply(row: ThreadedReplyRow) {
   return {
-    id: row.id, created: row.created_at, updated: row.updated_at, refType: row.ref_type, refId: row.ref_id,
-    body: row.body, userId: row.user_id, userName: row.user_name,
+    id: row.id,
+    created: row.created_at,
+    updated: row.updated_at,
+    refType: row.ref_type,
+    refId: row.ref_id,
+    body: row.body,
+    userId: row.user_id,
+    userName: row.user_name,
   };
 }
 
-export function presentNote(row: NoteRow, extras: { reactions?: ReactionRow[]; threadedReplies?: ThreadedReplyRow[] } = {}) {
+export function presentNote(
+  row: NoteRow,
+  extras: { reactions?: ReactionRow[]; threadedReplies?: ThreadedReplyRow[] } = {},
+) {
   return {
     id: row.id,
     created: row.created_at,
@@ -30,6 +47,8 @@ export function presentNote(row: NoteRow, extras: { reactions?: ReactionRow[]; t
     body: row.body,
     isHtml: row.is_html === 1,
     ...(extras.reactions ? { reactions: extras.reactions.map(presentReaction) } : {}),
-    ...(extras.threadedReplies ? { threadedReplies: extras.threadedReplies.map(presentThreadedReply) } : {}),
+    ...(extras.threadedReplies
+      ? { threadedReplies: extras.threadedReplies.map(presentThreadedReply) }
+      : {}),
   };
 }

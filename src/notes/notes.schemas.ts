@@ -47,18 +47,34 @@ const noteFields = {
 };
 
 export const NoteCreateBody = Type.Object(
-  { personId: noteFields.personId, subject: Type.Optional(noteFields.subject), body: noteFields.body, isHtml: Type.Optional(noteFields.isHtml), ...SystemField },
+  {
+    personId: noteFields.personId,
+    subject: Type.Optional(noteFields.subject),
+    body: noteFields.body,
+    isHtml: Type.Optional(noteFields.isHtml),
+    ...SystemField,
+  },
   { additionalProperties: false },
 );
 
 export const NoteUpdateBody = Type.Object(
-  { personId: Type.Optional(noteFields.personId), subject: Type.Optional(noteFields.subject), body: Type.Optional(noteFields.body), isHtml: Type.Optional(noteFields.isHtml), ...SystemField },
+  {
+    personId: Type.Optional(noteFields.personId),
+    subject: Type.Optional(noteFields.subject),
+    body: Type.Optional(noteFields.body),
+    isHtml: Type.Optional(noteFields.isHtml),
+    ...SystemField,
+  },
   { additionalProperties: false },
 );
 
 export const NoteListQuery = Type.Object(timelineListQuery, { additionalProperties: false });
 
 export const NoteGetQuery = Type.Object(
-  { includeReactions: Type.Optional(Bool()), includeThreadedReplies: Type.Optional(Bool()), system: Type.Optional(Type.String()) },
+  {
+    includeReactions: Type.Optional(Bool()),
+    includeThreadedReplies: Type.Optional(Bool()),
+    system: Type.Optional(Type.String()),
+  },
   { additionalProperties: false },
 );

@@ -1,7 +1,8 @@
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context.js';
-import type { BackgroundJobFactory } from '../worker.js';
-import { queueWorker } from './jobQueue.js';
+import type { BackgroundJobFactory } from '../jobs/types.js';
+import { idleJob } from '../jobs/types.js';
+import { queueWorker } from '../jobs/queue-worker.js';
 import { NOTIFICATION_EMAIL_JOB, type NotificationEmailPayload } from './notifications.service.js';
 
 /** Retries of a failed send: 1 min, 5 min, 15 min, 1 h, 3 h, then the email is given up. */
@@ -10,7 +11,7 @@ const RETRY_SCHEDULE = [60, 300, 900, 3600, 10800];
 /** Sends queued agent emails through HEARTH_SMTP_URL. Without it nothing is queued, and the job does not run. */
 export const notificationEmailJob: BackgroundJobFactory = (ctx: AppContext) => {
   const smtpUrl = ctx.config.smtpUrl;
-  if (!smtpUrl) return { name: 'notification-emails', start() {}, async stop() {} };
+  if (!smtpUrl) return idleJob('notification-emails');
   const transport = nodemailer.createTransport(smtpUrl);
   const from = `Hearth <notifications@${new URL(ctx.config.publicUrl).hostname}>`;
   const job = queueWorker(ctx, {
@@ -20,9 +21,18 @@ export const notificationEmailJob: BackgroundJobFactory = (ctx: AppContext) => {
     async handle(row) {
       const payload = JSON.parse(row.payload) as NotificationEmailPayload;
       // The person (and so the notification) may have been deleted since: nothing to tell then.
-      const still = await ctx.db.selectFrom('notifications').select('id').where('id', '=', payload.notificationId).executeTakeFirst();
+      const still = await ctx.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('id', '=', payload.notificationId)
+        .executeTakeFirst();
       if (!still) return;
-      await transport.sendMail({ from, to: payload.to, subject: payload.subject, text: payload.text });
+      await transport.sendMail({
+        from,
+        to: payload.to,
+        subject: payload.subject,
+        text: payload.text,
+      });
     },
   });
   return {

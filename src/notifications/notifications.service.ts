@@ -2,7 +2,7 @@ import { insertRows } from '../db/reusable-query.js';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { isoSeconds } from '../time.js';
-import { enqueueJob } from './jobQueue.js';
+import { enqueueJob } from '../jobs/queue.js';
 import type { NotificationKind } from './notifications.tables.js';
 import './notifications.tables.js';
 
@@ -19,7 +19,7 @@ export interface LeadNotice {
   accountId: number;
   userId: number;
   personId: number;
-  eventId: number;
+  eventId: number | null;
   kind: NotificationKind;
   personName: string;
   eventType: string;
@@ -28,10 +28,18 @@ export interface LeadNotice {
 }
 
 /** Pure: the title and text an agent gets about a lead. */
-export function describeLead(notice: LeadNotice, personUrl: string): { title: string; text: string } {
+export function describeLead(
+  notice: LeadNotice,
+  personUrl: string,
+): { title: string; text: string } {
   const who = notice.personName || 'A lead';
   const from = notice.source ? ` from ${notice.source}` : '';
-  const title = notice.kind === 'newLead' ? `New lead: ${who} (${notice.eventType}${from})` : `${who} is back: ${notice.eventType}${from}`;
+  const title =
+    notice.kind === 'newLead'
+      ? `New lead: ${who} (${notice.eventType}${from})`
+      : notice.kind === 'leadOffer'
+        ? `Lead to claim: ${who}${from} (the first to claim it gets it)`
+        : `${who} is back: ${notice.eventType}${from}`;
   const lines = [title, ''];
   if (notice.message) lines.push(notice.message, '');
   lines.push(`Open the contact: ${personUrl}`);
@@ -44,16 +52,46 @@ export function describeLead(notice: LeadNotice, personUrl: string): { title: st
  */
 export async function notifyAgent(trx: Trx, ctx: AppContext, notice: LeadNotice): Promise<number> {
   const at = ctx.clock.now();
-  const { title, text } = describeLead(notice, `${ctx.config.publicUrl}/v1/people/${notice.personId}`);
-  const [{ id }] = (await insertRows(trx, 'notifications', [{
-    account_id: notice.accountId, user_id: notice.userId, person_id: notice.personId, event_id: notice.eventId,
-    kind: notice.kind, title, message: notice.message, read_at: null, created_at: isoSeconds(at),
-  }], { returning: 'id' })) as { id: number }[];
+  const { title, text } = describeLead(
+    notice,
+    `${ctx.config.publicUrl}/v1/people/${notice.personId}`,
+  );
+  const [{ id }] = (await insertRows(
+    trx,
+    'notifications',
+    [
+      {
+        account_id: notice.accountId,
+        user_id: notice.userId,
+        person_id: notice.personId,
+        event_id: notice.eventId,
+        kind: notice.kind,
+        title,
+        message: notice.message,
+        read_at: null,
+        created_at: isoSeconds(at),
+      },
+    ],
+    { returning: 'id' },
+  )) as { id: number }[];
   if (ctx.config.smtpUrl) {
-    const user = await trx.selectFrom('users').select('email').where('id', '=', notice.userId).executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', notice.userId)
+      .executeTakeFirst();
     if (user?.email) {
-      const payload: NotificationEmailPayload = { notificationId: id, to: user.email, subject: title, text };
-      await enqueueJob(trx, notice.accountId, NOTIFICATION_EMAIL_JOB, payload, at);
+      const payload: NotificationEmailPayload = {
+        notificationId: id,
+        to: user.email,
+        subject: title,
+        text,
+      };
+      await enqueueJob(ctx, trx, {
+        accountId: notice.accountId,
+        kind: NOTIFICATION_EMAIL_JOB,
+        payload,
+      });
     }
   }
   return id;

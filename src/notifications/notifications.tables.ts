@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 
-export type NotificationKind = 'newLead' | 'returningLead';
+/** leadOffer: a first-to-claim group's member is offered a lead (POST /v1/people/claim). */
+export type NotificationKind = 'newLead' | 'returningLead' | 'leadOffer';
 
 export interface NotificationsTable {
   id: Generated<number>;
@@ -15,26 +16,8 @@ export interface NotificationsTable {
   created_at: string;
 }
 
-export type JobStatus = 'pending' | 'done' | 'failed';
-
-/** The durable queue of outside work: agent emails and enrichment look-ups. */
-export interface LeadJobsTable {
-  id: Generated<number>;
-  account_id: number;
-  kind: string;
-  payload: string;
-  status: JobStatus;
-  attempts: Generated<number>;
-  run_at: string;
-  locked_until: string | null;
-  last_error: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
 declare module '../db/extension-tables.js' {
   interface ExtensionTables {
     notifications: NotificationsTable;
-    lead_jobs: LeadJobsTable;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { AuthUser } from '../http/auth.js';
+import type { AuthUser } from '../http/auth-user.js';
 import { ApiError } from '../http/errors.js';
 import { findLiveAccessToken } from './oauth.repo.js';
 
@@ -22,7 +22,18 @@ export async function authenticateBearer(ctx: AppContext, token: string): Promis
   if (!token) throw invalidToken('The access token is missing');
   const found = await findLiveAccessToken(ctx.db, token, ctx.clock.now());
   if (found.status === 'expired') throw invalidToken('The access token has expired');
-  if (found.status !== 'live') throw invalidToken(found.status === 'revoked' ? 'The access token has been revoked' : 'The access token is invalid');
+  if (found.status !== 'live')
+    throw invalidToken(
+      found.status === 'revoked'
+        ? 'The access token has been revoked'
+        : 'The access token is invalid',
+    );
   const user = found.user;
-  return { accountId: user.account_id, userId: user.id, role: user.role, name: user.name, email: user.email };
+  return {
+    accountId: user.account_id,
+    userId: user.id,
+    role: user.role,
+    name: user.name,
+    email: user.email,
+  };
 }

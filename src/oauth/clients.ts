@@ -23,7 +23,14 @@ export interface NewOAuthClient {
 
 const MAX_REDIRECT_URI = 2000;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const DANGEROUS_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
+const DANGEROUS_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'about:',
+]);
 
 /**
  * A redirect URI may be registered when it is absolute and has no fragment (RFC 6749 3.1.2):
@@ -43,9 +50,12 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.username || url.password) return 'must not carry user name or password';
   if (url.protocol === 'https:') return url.hostname ? null : 'has no host';
   if (url.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(url.hostname) ? null : 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])';
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : 'must use https (plain http is allowed only for localhost, 127.0.0.1 and [::1])';
   }
-  if (DANGEROUS_SCHEMES.has(url.protocol)) return `uses the scheme ${url.protocol} which cannot receive a redirect`;
+  if (DANGEROUS_SCHEMES.has(url.protocol))
+    return `uses the scheme ${url.protocol} which cannot receive a redirect`;
   if (!/^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(url.protocol)) {
     return 'must use https, loopback http, or a reverse-domain private-use scheme such as com.example.app:/callback';
   }
@@ -60,13 +70,18 @@ export async function createOAuthClient(
 ): Promise<{ clientId: string; clientSecret?: string }> {
   const name = input.name.trim();
   if (!name) throw new Error('The client name must not be empty');
-  if (input.redirectUris.length === 0) throw new Error('At least one redirect URI is required (--redirect-uri, repeatable)');
+  if (input.redirectUris.length === 0)
+    throw new Error('At least one redirect URI is required (--redirect-uri, repeatable)');
   const redirectUris = [...new Set(input.redirectUris.map((u) => u.trim()))];
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new Error(`Redirect URI '${uri}' ${problem}`);
   }
-  const account = await db.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', input.accountId)
+    .executeTakeFirst();
   if (!account) throw new Error(`Account ${input.accountId} does not exist`);
 
   const clientId = `hoc_${randomBytes(18).toString('base64url')}`;
@@ -87,7 +102,10 @@ export async function createOAuthClient(
 }
 
 /** Looks a client up by its public client_id; the account is the client's own. */
-export async function findClient(db: DbOrTrx, identifier: string): Promise<OAuthClient | undefined> {
+export async function findClient(
+  db: DbOrTrx,
+  identifier: string,
+): Promise<OAuthClient | undefined> {
   const row = await db
     .selectFrom('oauth_clients')
     .select(['id', 'account_id', 'identifier', 'name', 'secret_hash', 'is_public', 'redirect_uris'])
@@ -111,7 +129,8 @@ export async function createOAuthClientCommand(
   flags: Record<string, string | string[] | true>,
 ): Promise<{ clientId: string; clientSecret?: string }> {
   const account = flags.account;
-  if (typeof account !== 'string' || !/^\d+$/.test(account.trim())) throw new Error('--account must be an account id (a number)');
+  if (typeof account !== 'string' || !/^\d+$/.test(account.trim()))
+    throw new Error('--account must be an account id (a number)');
   const name = flags.name;
   if (typeof name !== 'string' || name.trim() === '') throw new Error('--name is required');
   const uris = flags['redirect-uri'];
@@ -119,5 +138,10 @@ export async function createOAuthClientCommand(
   if (redirectUris.some((u) => u === true)) throw new Error('--redirect-uri needs a value');
   const isPublic = flags.public;
   if (isPublic !== undefined && isPublic !== true) throw new Error('--public takes no value');
-  return createOAuthClient(db, { accountId: Number(account), name, redirectUris: redirectUris as string[], isPublic: isPublic === true });
+  return createOAuthClient(db, {
+    accountId: Number(account),
+    name,
+    redirectUris: redirectUris as string[],
+    isPublic: isPublic === true,
+  });
 }

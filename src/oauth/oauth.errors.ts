@@ -27,9 +27,13 @@ export class OAuthError extends Error {
   }
 
   get status(): number {
-    return this.details.status ?? (this.error === 'invalid_client' ? 401 : this.error === 'server_error' ? 500 : 400);
+    return (
+      this.details.status ??
+      (this.error === 'invalid_client' ? 401 : this.error === 'server_error' ? 500 : 400)
+    );
   }
 }
 
-export const invalidRequest = (description: string, missing?: string[]) => new OAuthError('invalid_request', description, { missing });
+export const invalidRequest = (description: string, missing?: string[]) =>
+  new OAuthError('invalid_request', description, { missing });
 export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);

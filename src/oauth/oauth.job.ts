@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { BackgroundJob } from '../worker.js';
+import type { BackgroundJob } from '../jobs/types.js';
 import { purgeExpired } from './oauth.repo.js';
 
 const PURGE_EVERY_MS = 3600_000;

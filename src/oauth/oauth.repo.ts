@@ -44,7 +44,11 @@ export async function insertCode(db: DbOrTrx, input: NewCode, now: number): Prom
 }
 
 export async function findCode(trx: Trx, code: string) {
-  return trx.selectFrom('oauth_codes').selectAll().where('code_hash', '=', hashSecret(code)).executeTakeFirst();
+  return trx
+    .selectFrom('oauth_codes')
+    .selectAll()
+    .where('code_hash', '=', hashSecret(code))
+    .executeTakeFirst();
 }
 
 /** Marks a code used; false when it already was (a replay, or a concurrent redemption that won). */
@@ -91,7 +95,11 @@ export async function insertTokenPair(
 }
 
 export async function findTokenByRefresh(trx: Trx, refreshToken: string) {
-  return trx.selectFrom('oauth_tokens').selectAll().where('refresh_hash', '=', hashSecret(refreshToken)).executeTakeFirst();
+  return trx
+    .selectFrom('oauth_tokens')
+    .selectAll()
+    .where('refresh_hash', '=', hashSecret(refreshToken))
+    .executeTakeFirst();
 }
 
 /** Marks a refresh token exchanged; false when it already was or was revoked meanwhile. */
@@ -107,7 +115,12 @@ export async function markRefreshed(trx: Trx, tokenId: number, now: number): Pro
 }
 
 /** Revokes every access and refresh token descended from one authorization code. */
-export async function revokeFamily(trx: Trx, accountId: number, codeId: number, now: number): Promise<void> {
+export async function revokeFamily(
+  trx: Trx,
+  accountId: number,
+  codeId: number,
+  now: number,
+): Promise<void> {
   await trx
     .updateTable('oauth_tokens')
     .set({ revoked_at: stamp(now) })
@@ -121,8 +134,18 @@ export async function revokeFamily(trx: Trx, accountId: number, codeId: number, 
 export async function findLiveAccessToken(db: DbOrTrx, accessToken: string, now: number) {
   const row = await db
     .selectFrom('oauth_tokens as t')
-    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 't.user_id').onRef('u.account_id', '=', 't.account_id'))
-    .select(['t.access_expires_at', 't.revoked_at', 'u.id', 'u.account_id', 'u.role', 'u.name', 'u.email'])
+    .innerJoin('users as u', (join) =>
+      join.onRef('u.id', '=', 't.user_id').onRef('u.account_id', '=', 't.account_id'),
+    )
+    .select([
+      't.access_expires_at',
+      't.revoked_at',
+      'u.id',
+      'u.account_id',
+      'u.role',
+      'u.name',
+      'u.email',
+    ])
     .where('t.access_hash', '=', hashSecret(accessToken))
     .executeTakeFirst();
   if (!row) return { status: 'unknown' as const };
@@ -139,5 +162,9 @@ export async function purgeExpired(db: DbOrTrx, now: number): Promise<void> {
   const cutoff = stamp(now - 86400_000);
   await db.deleteFrom('oauth_tokens').where('refresh_expires_at', '<', cutoff).execute();
   const withTokens = db.selectFrom('oauth_tokens').select('code_id');
-  await db.deleteFrom('oauth_codes').where('expires_at', '<', cutoff).where('id', 'not in', withTokens).execute();
+  await db
+    .deleteFrom('oauth_codes')
+    .where('expires_at', '<', cutoff)
+    .where('id', 'not in', withTokens)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { RouteOptions } from '../routes.js';
+import type { RouteOptions } from '../http/route-types.js';
 import { authorizeRoutes } from './authorize.routes.js';
 import { tokenRoutes } from './token.routes.js';
 

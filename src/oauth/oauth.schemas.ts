@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-const param = (description: string, maxLength = 2048) => Type.Optional(Type.String({ description, maxLength }));
+const param = (description: string, maxLength = 2048) =>
+  Type.Optional(Type.String({ description, maxLength }));
 
 /**
  * Token request parameters. Unknown parameters are ignored, as RFC 6749 3.2 requires of a token
@@ -10,9 +11,15 @@ export const TokenParamsSchema = Type.Object(
   {
     grant_type: param('authorization_code or refresh_token'),
     code: param('authorization_code grant: the code from /oauth/authorize'),
-    redirect_uri: param('authorization_code grant: the redirect_uri of the authorization request, when it named one'),
-    code_verifier: param('authorization_code grant: the PKCE verifier (required when the authorization carried code_challenge)'),
-    refresh_token: param('refresh_token grant: the refresh token (it is rotated: use the new one from the answer)'),
+    redirect_uri: param(
+      'authorization_code grant: the redirect_uri of the authorization request, when it named one',
+    ),
+    code_verifier: param(
+      'authorization_code grant: the PKCE verifier (required when the authorization carried code_challenge)',
+    ),
+    refresh_token: param(
+      'refresh_token grant: the refresh token (it is rotated: use the new one from the answer)',
+    ),
     client_id: param('the client, unless authenticated with HTTP Basic', 200),
     client_secret: param('confidential clients, unless authenticated with HTTP Basic', 200),
     scope: param('accepted and ignored: a token carries the access of its user\u2019s role'),
@@ -30,7 +37,10 @@ export const TokenResponse = Type.Object({
 
 export const TokenError = Type.Object(
   {
-    error: Type.String({ description: 'invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type or server_error' }),
+    error: Type.String({
+      description:
+        'invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type or server_error',
+    }),
     error_description: Type.String(),
   },
   { description: 'RFC 6749 5.2 error' },
@@ -59,9 +69,14 @@ export const AuthorizeQuery = Type.Object(
   {
     response_type: param('code (auth_code is accepted too)', 50),
     client_id: param('the registered client', 200),
-    redirect_uri: param('one of the client\u2019s registered redirect URIs (optional when it registered exactly one)'),
+    redirect_uri: param(
+      'one of the client\u2019s registered redirect URIs (optional when it registered exactly one)',
+    ),
     state: param('opaque value echoed back on the redirect'),
-    code_challenge: param('PKCE S256 challenge: BASE64URL(SHA256(code_verifier)); required for public clients', 128),
+    code_challenge: param(
+      'PKCE S256 challenge: BASE64URL(SHA256(code_verifier)); required for public clients',
+      128,
+    ),
     code_challenge_method: param('S256 (plain is not supported)', 10),
     scope: param('accepted and ignored: a token carries the access of its user\u2019s role'),
     system: Type.Optional(Type.String()),

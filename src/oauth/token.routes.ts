@@ -1,11 +1,16 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteOptions } from '../routes.js';
-import type { Api } from '../http/route-types.js';
+import type { Api, RouteOptions } from '../http/route-types.js';
 import { ApiError } from '../http/errors.js';
 import { isoSeconds } from '../time.js';
 import { OAuthError } from './oauth.errors.js';
 import type { IssuedTokens } from './oauth.repo.js';
-import { LegacyTokenError, LegacyTokenResponse, TokenError, TokenParamsSchema, TokenResponse } from './oauth.schemas.js';
+import {
+  LegacyTokenError,
+  LegacyTokenResponse,
+  TokenError,
+  TokenParamsSchema,
+  TokenResponse,
+} from './oauth.schemas.js';
 import { exchangeToken, readParams } from './token.service.js';
 
 const tags = ['oauth'];
@@ -16,14 +21,24 @@ function asOAuthError(error: FastifyError | Error, request: FastifyRequest): OAu
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const first = fastifyError.validation[0];
-    const name = String(first?.instancePath ?? '').replace(/^\//, '') || String(first?.params?.missingProperty ?? 'request');
-    return new OAuthError('invalid_request', `Invalid parameter '${name}': ${first?.message ?? 'invalid value'} (each parameter must be sent once, as a string)`);
+    const name =
+      String(first?.instancePath ?? '').replace(/^\//, '') ||
+      String(first?.params?.missingProperty ?? 'request');
+    return new OAuthError(
+      'invalid_request',
+      `Invalid parameter '${name}': ${first?.message ?? 'invalid value'} (each parameter must be sent once, as a string)`,
+    );
   }
-  if (error instanceof ApiError && error.status < 500) return new OAuthError('invalid_request', error.message);
+  if (error instanceof ApiError && error.status < 500)
+    return new OAuthError('invalid_request', error.message);
   const status = (error as { statusCode?: number }).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return new OAuthError('invalid_request', error.message);
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new OAuthError('invalid_request', error.message);
   request.log.error({ err: error, reqId: request.id }, 'token endpoint error');
-  return new OAuthError('server_error', `Internal error; quote request id ${request.id} when reporting it`);
+  return new OAuthError(
+    'server_error',
+    `Internal error; quote request id ${request.id} when reporting it`,
+  );
 }
 
 function noStore(reply: FastifyReply): void {
@@ -37,14 +52,17 @@ function deprecated(reply: FastifyReply): void {
 }
 
 function challenge(reply: FastifyReply, error: OAuthError): void {
-  if (error.status === 401 && error.details.basicChallenge) reply.header('WWW-Authenticate', 'Basic realm="Hearth OAuth", charset="UTF-8"');
+  if (error.status === 401 && error.details.basicChallenge)
+    reply.header('WWW-Authenticate', 'Basic realm="Hearth OAuth", charset="UTF-8"');
 }
 
 function sendTokenError(error: Error, request: FastifyRequest, reply: FastifyReply) {
   const oauthError = asOAuthError(error, request);
   noStore(reply);
   challenge(reply, oauthError);
-  return reply.code(oauthError.status).send({ error: oauthError.error, error_description: oauthError.description });
+  return reply
+    .code(oauthError.status)
+    .send({ error: oauthError.error, error_description: oauthError.description });
 }
 
 function sendLegacyError(error: Error, request: FastifyRequest, reply: FastifyReply) {
@@ -61,7 +79,12 @@ function sendLegacyError(error: Error, request: FastifyRequest, reply: FastifyRe
 }
 
 export function presentTokens(tokens: IssuedTokens) {
-  return { access_token: tokens.accessToken, token_type: 'Bearer' as const, expires_in: tokens.expiresIn, refresh_token: tokens.refreshToken };
+  return {
+    access_token: tokens.accessToken,
+    token_type: 'Bearer' as const,
+    expires_in: tokens.expiresIn,
+    refresh_token: tokens.refreshToken,
+  };
 }
 
 /** The deprecated GET form's answer: every value a string, dates as Y-m-d\TH:i:s\Z. */
@@ -83,45 +106,67 @@ export function presentLegacyTokens(tokens: IssuedTokens) {
 export const tokenRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
   const app = instance as unknown as Api;
 
-  app.post('/oauth/token', {
-    config: { auth: 'none' },
-    errorHandler: sendTokenError,
-    // An empty body is a request without parameters (answered "missing grant_type"), not a malformed one.
-    preValidation: async (request) => {
-      if (request.body === undefined || request.body === null) request.body = {};
+  app.post(
+    '/oauth/token',
+    {
+      config: { auth: 'none' },
+      errorHandler: sendTokenError,
+      // An empty body is a request without parameters (answered "missing grant_type"), not a malformed one.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
+      schema: {
+        tags,
+        summary: 'Exchange an authorization code or a refresh token for tokens',
+        description:
+          'Form-encoded (or JSON) parameters. Client credentials in HTTP Basic (client_id:client_secret) or as client_id/client_secret; ' +
+          'public clients send client_id and the PKCE code_verifier. Refresh tokens rotate: each works once.',
+        security: [],
+        body: TokenParamsSchema,
+        response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 500: TokenError },
+      },
     },
-    schema: {
-      tags,
-      summary: 'Exchange an authorization code or a refresh token for tokens',
-      description:
-        'Form-encoded (or JSON) parameters. Client credentials in HTTP Basic (client_id:client_secret) or as client_id/client_secret; ' +
-        'public clients send client_id and the PKCE code_verifier. Refresh tokens rotate: each works once.',
-      security: [],
-      body: TokenParamsSchema,
-      response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 500: TokenError },
+    async (request, reply) => {
+      const tokens = await exchangeToken(
+        ctx,
+        readParams(request.body as Record<string, unknown> | undefined),
+        request.headers.authorization,
+      );
+      noStore(reply);
+      return presentTokens(tokens);
     },
-  }, async (request, reply) => {
-    const tokens = await exchangeToken(ctx, readParams(request.body as Record<string, unknown> | undefined), request.headers.authorization);
-    noStore(reply);
-    return presentTokens(tokens);
-  });
+  );
 
-  app.get('/oauth/token', {
-    config: { auth: 'none' },
-    errorHandler: sendLegacyError,
-    schema: {
-      tags,
-      summary: 'Deprecated: the token exchange with query parameters and the legacy answer',
-      description: 'Kept for existing integrations; new ones use POST /oauth/token. Same parameters as POST, in the query.',
-      deprecated: true,
-      security: [],
-      querystring: TokenParamsSchema,
-      response: { 200: LegacyTokenResponse, 400: LegacyTokenError, 401: LegacyTokenError, 500: LegacyTokenError },
+  app.get(
+    '/oauth/token',
+    {
+      config: { auth: 'none' },
+      errorHandler: sendLegacyError,
+      schema: {
+        tags,
+        summary: 'Deprecated: the token exchange with query parameters and the legacy answer',
+        description:
+          'Kept for existing integrations; new ones use POST /oauth/token. Same parameters as POST, in the query.',
+        deprecated: true,
+        security: [],
+        querystring: TokenParamsSchema,
+        response: {
+          200: LegacyTokenResponse,
+          400: LegacyTokenError,
+          401: LegacyTokenError,
+          500: LegacyTokenError,
+        },
+      },
     },
-  }, async (request, reply) => {
-    deprecated(reply);
-    const tokens = await exchangeToken(ctx, readParams(request.query as Record<string, unknown>), request.headers.authorization);
-    noStore(reply);
-    return presentLegacyTokens(tokens);
-  });
+    async (request, reply) => {
+      deprecated(reply);
+      const tokens = await exchangeToken(
+        ctx,
+        readParams(request.query as Record<string, unknown>),
+        request.headers.authorization,
+      );
+      noStore(reply);
+      return presentLegacyTokens(tokens);
+    },
+  );
 };

@@ -17,7 +17,16 @@ export interface TokenParams {
   scope?: string;
 }
 
-const PARAM_NAMES = ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'client_id', 'client_secret', 'scope'] as const;
+const PARAM_NAMES = [
+  'grant_type',
+  'code',
+  'redirect_uri',
+  'code_verifier',
+  'refresh_token',
+  'client_id',
+  'client_secret',
+  'scope',
+] as const;
 
 /** Grants defined by RFC 6749 that Hearth knows but lets no client use: every Hearth token acts for a user who consented. */
 const DISABLED_GRANTS = new Set(['password', 'client_credentials']);
@@ -39,22 +48,43 @@ export function readParams(source: Record<string, unknown> | undefined | null): 
 }
 
 /** Validates the request, authenticates the client and runs the grant. Throws OAuthError. */
-export async function exchangeToken(ctx: AppContext, params: TokenParams, authorization: string | undefined): Promise<IssuedTokens> {
+export async function exchangeToken(
+  ctx: AppContext,
+  params: TokenParams,
+  authorization: string | undefined,
+): Promise<IssuedTokens> {
   const grantType = params.grant_type;
-  if (!grantType) throw invalidRequest('Missing parameter: grant_type (authorization_code or refresh_token)', ['grant_type']);
+  if (!grantType)
+    throw invalidRequest('Missing parameter: grant_type (authorization_code or refresh_token)', [
+      'grant_type',
+    ]);
   const required = REQUIRED[grantType];
   if (!required && !DISABLED_GRANTS.has(grantType)) {
-    throw new OAuthError('unsupported_grant_type', `Unsupported grant_type '${grantType}'; use authorization_code or refresh_token`);
+    throw new OAuthError(
+      'unsupported_grant_type',
+      `Unsupported grant_type '${grantType}'; use authorization_code or refresh_token`,
+    );
   }
   const missing = (required ?? []).filter((name) => params[name] === undefined);
-  if (missing.length > 0) throw invalidRequest(`Missing parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, missing);
+  if (missing.length > 0)
+    throw invalidRequest(
+      `Missing parameter${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+      missing,
+    );
 
   const client = await authenticateClient(ctx.db, presentedClient(authorization, params));
   if (!required) {
-    throw new OAuthError('unauthorized_client', `This client may not use the ${grantType} grant; Hearth clients use authorization_code and refresh_token`);
+    throw new OAuthError(
+      'unauthorized_client',
+      `This client may not use the ${grantType} grant; Hearth clients use authorization_code and refresh_token`,
+    );
   }
   if (grantType === 'authorization_code') {
-    return authorizationCodeGrant(ctx, client, { code: params.code!, redirectUri: params.redirect_uri, codeVerifier: params.code_verifier });
+    return authorizationCodeGrant(ctx, client, {
+      code: params.code!,
+      redirectUri: params.redirect_uri,
+      codeVerifier: params.code_verifier,
+    });
   }
   return refreshTokenGrant(ctx, client, params.refresh_token!);
 }

@@ -12,31 +12,42 @@ import type { DialectName } from '../db/dialect.js';
  */
 export function personDocument(dialect: DialectName): RawBuilder<string> {
   const scalars = sql.join(
-    ([
-      ['id', sql`people.id`],
-      ['created', sql`people.created_at`],
-      ['updated', sql`people.updated_at`],
-      ['createdVia', sql`people.created_via`],
-      ['lastActivity', sql`people.last_activity`],
-      ['name', sql`people.name`],
-      ['firstName', sql`people.first_name`],
-      ['lastName', sql`people.last_name`],
-      ['stage', sql`(select stages.name from stages where stages.id = people.stage_id)`],
-      ['stageId', sql`people.stage_id`],
-      ['source', sql`people.source`],
-      ['sourceUrl', sql`people.source_url`],
-      ['contacted', sql`people.contacted`],
-      ['price', sql`people.price`],
-      ['assignedTo', sql`(select assigned.name from users as assigned where assigned.id = people.assigned_user_id)`],
-      ['assignedUserId', sql`people.assigned_user_id`],
-      ['assignedLenderId', sql`people.assigned_lender_id`],
-      ['assignedLenderName', sql`(select lender.name from users as lender where lender.id = people.assigned_lender_id)`],
-      ['background', sql`people.background`],
-    ] as const).map(([key, value]) => sql`${sql.lit(key)}, ${value}`),
+    (
+      [
+        ['id', sql`people.id`],
+        ['created', sql`people.created_at`],
+        ['updated', sql`people.updated_at`],
+        ['createdVia', sql`people.created_via`],
+        ['lastActivity', sql`people.last_activity`],
+        ['name', sql`people.name`],
+        ['firstName', sql`people.first_name`],
+        ['lastName', sql`people.last_name`],
+        ['stage', sql`(select stages.name from stages where stages.id = people.stage_id)`],
+        ['stageId', sql`people.stage_id`],
+        ['source', sql`people.source`],
+        ['sourceUrl', sql`people.source_url`],
+        ['contacted', sql`people.contacted`],
+        ['price', sql`people.price`],
+        [
+          'assignedTo',
+          sql`(select assigned.name from users as assigned where assigned.id = people.assigned_user_id)`,
+        ],
+        ['assignedUserId', sql`people.assigned_user_id`],
+        ['assignedLenderId', sql`people.assigned_lender_id`],
+        [
+          'assignedLenderName',
+          sql`(select lender.name from users as lender where lender.id = people.assigned_lender_id)`,
+        ],
+        ['assignedPondId', sql`people.assigned_pond_id`],
+        ['background', sql`people.background`],
+        ['timeframeId', sql`people.timeframe_id`],
+      ] as const
+    ).map(([key, value]) => sql`${sql.lit(key)}, ${value}`),
   );
   // The scalars' object without its closing brace (no scalar's JSON ends in one outside quotes),
   // then the JSON columns: the key order of presentPerson.
-  const object = dialect === 'sqlite' ? sql`json_object(${scalars})` : sql`json_build_object(${scalars})::text`;
+  const object =
+    dialect === 'sqlite' ? sql`json_object(${scalars})` : sql`json_build_object(${scalars})::text`;
   return sql<string>`rtrim(${object}, '}')
     || ',"tags":' || people.tags || ',"emails":' || people.emails || ',"phones":' || people.phones
     || ',"addresses":' || people.addresses || ',"collaborators":' || people.collaborators || '}'`;

@@ -40,12 +40,38 @@ export interface FieldSelection {
 }
 
 export const STANDARD_FIELDS = [
-  'id', 'created', 'updated', 'createdVia', 'lastActivity', 'name', 'firstName', 'lastName', 'stage', 'stageId',
-  'source', 'sourceUrl', 'contacted', 'price', 'assignedTo', 'assignedUserId', 'assignedLenderId',
-  'assignedLenderName', 'background', 'tags', 'emails', 'phones', 'addresses', 'collaborators',
+  'id',
+  'created',
+  'updated',
+  'createdVia',
+  'lastActivity',
+  'name',
+  'firstName',
+  'lastName',
+  'stage',
+  'stageId',
+  'source',
+  'sourceUrl',
+  'contacted',
+  'price',
+  'assignedTo',
+  'assignedUserId',
+  'assignedLenderId',
+  'assignedLenderName',
+  'assignedPondId',
+  'background',
+  'timeframeId',
+  'tags',
+  'emails',
+  'phones',
+  'addresses',
+  'collaborators',
 ] as const;
 
-export function presentPerson(row: PersonRow, selection: FieldSelection = { only: null, customFields: [] }): PresentedPerson {
+export function presentPerson(
+  row: PersonRow,
+  selection: FieldSelection = { only: null, customFields: [] },
+): PresentedPerson {
   const full: PresentedPerson = {
     id: row.id,
     created: row.created_at,
@@ -65,7 +91,9 @@ export function presentPerson(row: PersonRow, selection: FieldSelection = { only
     assignedUserId: row.assigned_user_id,
     assignedLenderId: row.assigned_lender_id,
     assignedLenderName: row.lender_name,
+    assignedPondId: row.assigned_pond_id,
     background: row.background,
+    timeframeId: row.timeframe_id,
     tags: JSON.parse(row.tags) as string[],
     emails: JSON.parse(row.emails) as StoredEmail[],
     phones: JSON.parse(row.phones) as StoredPhone[],

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteOptions } from '../routes.js';
-import type { Api } from '../http/route-types.js';
+import type { Api, RouteOptions } from '../http/route-types.js';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { Type } from '@sinclair/typebox';
@@ -18,39 +17,106 @@ import {
   PersonGetQuery,
   PersonUpdateQuery,
 } from './people.schemas.js';
-import { type FieldSelection, type PersonRow, presentPerson, STANDARD_FIELDS } from './people.presenter.js';
-import { findMatchingPerson, findPersonInAccount, findPersonDocument, findVisiblePerson, lockPerson, stateFromRow } from './people.repo.js';
+import {
+  type FieldSelection,
+  type PersonRow,
+  presentPerson,
+  STANDARD_FIELDS,
+} from './people.presenter.js';
+import {
+  findMatchingPerson,
+  findPersonInAccount,
+  findPersonDocument,
+  findVisiblePerson,
+  lockPerson,
+  stateFromRow,
+} from './people.repo.js';
 import {
   applyPersonInput,
   createPerson,
-  defaultOwnership,
   emptyPersonState,
   mergePersonStates,
   removePerson,
   savePerson,
 } from './people.service.js';
 import { buildPeopleListQuery, peopleSort } from './people.list.js';
+import { defaultOwnership } from '../access/ownership.js';
+import { assertGate, Gate } from '../access/gates.js';
+import { assertMayMoveIntoPond } from '../access/ponds.js';
 import { withSmartList } from '../smartLists/smartLists.filters.js';
+import { underListBudget } from '../db/query-budget.js';
+import type { DbOrTrx } from '../db/database.js';
 
 const tags = ['people'];
 
 /** Reads `fields`: absent → the standard fields; `allFields` → those plus custom fields; a list → just those. */
-async function fieldSelection(ctx: AppContext, accountId: number, fields: string | undefined): Promise<FieldSelection> {
+async function fieldSelection(
+  ctx: AppContext,
+  accountId: number,
+  fields: string | undefined,
+): Promise<FieldSelection> {
   if (!fields) return { only: null, customFields: [] };
-  const names = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const names = fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   const all = names.includes('allFields');
   const definitions = await loadDefinitions(ctx.db, accountId, 'person');
   if (all) return { only: null, customFields: definitions };
   const known = new Set<string>([...STANDARD_FIELDS, ...definitions.map((d) => d.name)]);
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length) throw badRequest(`Unknown field(s) in 'fields': ${unknown.join(', ')}`);
-  return { only: new Set(['id', ...names]), customFields: definitions.filter((d) => names.includes(d.name)) };
+  return {
+    only: new Set(['id', ...names]),
+    customFields: definitions.filter((d) => names.includes(d.name)),
+  };
 }
 
-async function loadVisible(ctx: AppContext, request: FastifyRequest, id: number): Promise<PersonRow> {
+async function loadVisible(
+  ctx: AppContext,
+  request: FastifyRequest,
+  id: number,
+): Promise<PersonRow> {
   const row = await findVisiblePerson(ctx.db, request.auth, id);
   if (!row) throw notFound(`Person ${id}`);
   return row;
+}
+
+type PeopleFilters = Awaited<ReturnType<typeof withSmartList>>;
+
+/**
+ * One page of GET /v1/people: without `fields` the envelope as JSON text around the
+ * database-written documents, with it the presented rows.
+ */
+async function peoplePage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  filters: PeopleFilters,
+  { db, deadline }: { db: DbOrTrx; deadline: number },
+  selection: FieldSelection | null,
+) {
+  const list = await buildPeopleListQuery(db, ctx.dialect, request.auth, filters, { deadline });
+  const pageOf = <Row extends { id: number }>(query: typeof list.rows | typeof list.documents) =>
+    paginate<Row>(request, {
+      collection: 'people',
+      query,
+      countQuery: list.filtered,
+      page: readPage(request.query as PeopleFilters),
+      sort: peopleSort(filters.sort),
+      idExpression: 'people.id',
+      publicUrl: ctx.config.publicUrl,
+      db,
+    });
+  if (!selection) {
+    const page = await pageOf<{ id: number; document: string }>(list.documents);
+    const documents = page.rows.map((row) => row.document);
+    return envelopeJson('people', page.metadata, documents);
+  }
+  const page = await pageOf<PersonRow>(list.rows);
+  return {
+    _metadata: page.metadata,
+    people: page.rows.map((row) => presentPerson(row, selection)),
+  };
 }
 
 export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
@@ -64,118 +130,203 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     return reply.type(JSON_TYPE).send(document);
   };
 
-  app.get('/v1/people', {
-    schema: { tags, summary: 'Search people (filters combine with AND)', querystring: PeopleListQuery, response: responses({ 200: ListEnvelope('people', Person) }) },
-  }, async (request, reply) => {
-    // nextLink repeats the request's own query, smartListId included, so later pages apply the list again.
-    const filters = await withSmartList(db, request.auth, request.query);
-    const list = await buildPeopleListQuery(db, ctx.dialect, request.auth, filters);
-    const pageOf = <Row extends { id: number }>(query: typeof list.rows | typeof list.documents) => paginate<Row>(request, {
-      collection: 'people',
-      query,
-      countQuery: list.filtered,
-      page: readPage(request.query),
-      sort: peopleSort(filters.sort),
-      idExpression: 'people.id',
-      publicUrl: config.publicUrl,
-      db,
-    });
-    if (!request.query.fields) {
-      const page = await pageOf<{ id: number; document: string }>(list.documents);
-      return reply.type(JSON_TYPE).send(envelopeJson('people', page.metadata, page.rows.map((row) => row.document)));
-    }
-    const selection = await fieldSelection(ctx, request.auth.accountId, request.query.fields);
-    const page = await pageOf<PersonRow>(list.rows);
-    return { _metadata: page.metadata, people: page.rows.map((row) => presentPerson(row, selection)) };
-  });
-
-  app.get('/v1/people/checkDuplicate', {
-    schema: { tags, summary: 'Is there already a person with this email or phone?', querystring: CheckDuplicateQuery, response: responses({ 200: CheckDuplicateResult }) },
-  }, async (request) => {
-    const { email, phone } = request.query;
-    if (!email && !phone) throw badRequest("Give 'email' or 'phone' to check");
-    const match = await findMatchingPerson(db, request.auth.accountId, email ? [email] : [], phone ? [phone] : []);
-    if (!match) return { found: false, matchedBy: null, assignedTo: null, personId: null };
-    // An Agent or Lender learns that the contact exists and who owns it, but not the id of a
-    // person they may not open.
-    const row = await findPersonInAccount(db, request.auth.accountId, match.personId);
-    const visible = await findVisiblePerson(db, request.auth, match.personId);
-    return { found: true, matchedBy: match.matchedBy, assignedTo: row?.assigned_name ?? null, personId: visible ? match.personId : null };
-  });
-
-  app.get('/v1/people/:id', {
-    schema: { tags, summary: 'Get a person', params: IdParams, querystring: PersonGetQuery, response: responses({ 200: Person }) },
-  }, async (request, reply) => {
-    if (!request.query.fields) {
-      const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, request.params.id, request.auth);
-      if (document === undefined) throw notFound(`Person ${request.params.id}`);
-      return reply.type(JSON_TYPE).send(document);
-    }
-    const row = await loadVisible(ctx, request, request.params.id);
-    return presentPerson(row, await fieldSelection(ctx, request.auth.accountId, request.query.fields));
-  });
-
-  app.post('/v1/people', {
-    schema: {
-      tags,
-      summary: 'Create a person (runs no lead automation; send leads to POST /v1/events)',
-      querystring: PersonCreateQuery,
-      body: PersonBody,
-      response: responses({ 200: Person, 201: Person }),
+  app.get(
+    '/v1/people',
+    {
+      schema: {
+        tags,
+        summary: 'Search people (filters combine with AND)',
+        querystring: PeopleListQuery,
+        response: responses({ 200: ListEnvelope('people', Person) }),
+      },
     },
-  }, async (request, reply) => {
-    const body = request.body ?? {};
-    const accountId = request.auth.accountId;
-    const at = now();
-    const result = await db.transaction().execute(async (trx) => {
-      const incoming = defaultOwnership(request.auth, await applyPersonInput(trx, accountId, emptyPersonState(), body));
-      if (toBool(request.query.deduplicate)) {
-        const match = await findMatchingPerson(trx, accountId, incoming.emails.map((e) => e.value), incoming.phones.map((p) => p.value));
-        if (match) await lockPerson(trx, accountId, match.personId);
-        const existing = match && (await findVisiblePerson(trx, request.auth, match.personId));
-        if (existing) {
-          const before = stateFromRow(existing);
-          await savePerson(trx, accountId, existing.id, before, mergePersonStates(before, incoming), at);
-          return { id: existing.id, created: false };
-        }
+    async (request, reply) => {
+      // nextLink repeats the request's own query, smartListId included, so later pages apply the list again.
+      const filters = await withSmartList(db, request.auth, request.query);
+      const selection = request.query.fields
+        ? await fieldSelection(ctx, request.auth.accountId, request.query.fields)
+        : null;
+      const page = await underListBudget(
+        db,
+        ctx.dialect,
+        config.listQueryBudgetMs,
+        (listDb, deadline) =>
+          peoplePage(ctx, request, filters, { db: listDb, deadline }, selection),
+      );
+      if (!selection) return reply.type(JSON_TYPE).send(page);
+      return page;
+    },
+  );
+
+  app.get(
+    '/v1/people/checkDuplicate',
+    {
+      schema: {
+        tags,
+        summary: 'Is there already a person with this email or phone?',
+        querystring: CheckDuplicateQuery,
+        response: responses({ 200: CheckDuplicateResult }),
+      },
+    },
+    async (request) => {
+      const { email, phone } = request.query;
+      if (!email && !phone) throw badRequest("Give 'email' or 'phone' to check");
+      const match = await findMatchingPerson(
+        db,
+        request.auth.accountId,
+        email ? [email] : [],
+        phone ? [phone] : [],
+      );
+      if (!match) return { found: false, matchedBy: null, assignedTo: null, personId: null };
+      // An Agent or Lender learns that the contact exists and who owns it, but not the id of a
+      // person they may not open.
+      const row = await findPersonInAccount(db, request.auth.accountId, match.personId);
+      const visible = await findVisiblePerson(db, request.auth, match.personId);
+      return {
+        found: true,
+        matchedBy: match.matchedBy,
+        assignedTo: row?.assigned_name ?? null,
+        personId: visible ? match.personId : null,
+      };
+    },
+  );
+
+  app.get(
+    '/v1/people/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a person',
+        params: IdParams,
+        querystring: PersonGetQuery,
+        response: responses({ 200: Person }),
+      },
+    },
+    async (request, reply) => {
+      if (!request.query.fields) {
+        const document = await findPersonDocument(
+          db,
+          ctx.dialect,
+          request.auth.accountId,
+          request.params.id,
+          request.auth,
+        );
+        if (document === undefined) throw notFound(`Person ${request.params.id}`);
+        return reply.type(JSON_TYPE).send(document);
       }
-      return { id: await createPerson(trx, accountId, incoming, { createdVia: 'API', at }), created: true };
-    });
-    return respondWith(request, reply.code(result.created ? 201 : 200), result.id);
-  });
-
-  app.put('/v1/people/:id', {
-    schema: {
-      tags,
-      summary: 'Update a person: only the fields sent change; a custom field set to null is deleted',
-      params: IdParams,
-      querystring: PersonUpdateQuery,
-      body: PersonBody,
-      response: responses({ 200: Person }),
+      const row = await loadVisible(ctx, request, request.params.id);
+      return presentPerson(
+        row,
+        await fieldSelection(ctx, request.auth.accountId, request.query.fields),
+      );
     },
-  }, async (request, reply) => {
-    const accountId = request.auth.accountId;
-    const id = request.params.id;
-    await db.transaction().execute(async (trx) => {
-      await lockPerson(trx, accountId, id);
-      const row = await findVisiblePerson(trx, request.auth, id);
-      if (!row) throw notFound(`Person ${id}`);
-      const before = stateFromRow(row);
-      const after = await applyPersonInput(trx, accountId, before, request.body ?? {}, { mergeTags: toBool(request.query.mergeTags) });
-      await savePerson(trx, accountId, id, before, after, now());
-    });
-    return respondWith(request, reply, id);
-  });
+  );
 
-  app.delete('/v1/people/:id', {
-    schema: { tags, summary: 'Delete a person and all their data', params: IdParams, response: responses({ 204: Type.Null() }) },
-  }, async (request, reply) => {
-    await db.transaction().execute(async (trx) => {
-      const row = await findVisiblePerson(trx, request.auth, request.params.id);
-      if (!row) throw notFound(`Person ${request.params.id}`);
-      await removePerson(trx, request.auth, row.id);
-    });
-    return reply.code(204).send(null);
-  });
+  app.post(
+    '/v1/people',
+    {
+      schema: {
+        tags,
+        summary: 'Create a person (runs no lead automation; send leads to POST /v1/events)',
+        querystring: PersonCreateQuery,
+        body: PersonBody,
+        response: responses({ 200: Person, 201: Person }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const accountId = request.auth.accountId;
+      const at = now();
+      const result = await db.transaction().execute(async (trx) => {
+        const incoming = defaultOwnership(
+          request.auth,
+          await applyPersonInput(trx, accountId, emptyPersonState(), body),
+        );
+        await assertMayMoveIntoPond(trx, request.auth, null, incoming.assignedPondId);
+        if (toBool(request.query.deduplicate)) {
+          const match = await findMatchingPerson(
+            trx,
+            accountId,
+            incoming.emails.map((e) => e.value),
+            incoming.phones.map((p) => p.value),
+          );
+          if (match) await lockPerson(trx, accountId, match.personId);
+          const existing = match && (await findVisiblePerson(trx, request.auth, match.personId));
+          if (existing) {
+            const before = stateFromRow(existing);
+            await savePerson(
+              trx,
+              accountId,
+              existing.id,
+              before,
+              mergePersonStates(before, incoming),
+              at,
+            );
+            return { id: existing.id, created: false };
+          }
+        }
+        return {
+          id: await createPerson(trx, accountId, incoming, {
+            // Typed in by a person in the web app, or sent by an integration.
+            createdVia: request.auth.via === 'session' ? 'Manually' : 'API',
+            at,
+          }),
+          created: true,
+        };
+      });
+      return respondWith(request, reply.code(result.created ? 201 : 200), result.id);
+    },
+  );
 
+  app.put(
+    '/v1/people/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Update a person: only the fields sent change; a custom field set to null is deleted',
+        params: IdParams,
+        querystring: PersonUpdateQuery,
+        body: PersonBody,
+        response: responses({ 200: Person }),
+      },
+    },
+    async (request, reply) => {
+      const accountId = request.auth.accountId;
+      const id = request.params.id;
+      await db.transaction().execute(async (trx) => {
+        await lockPerson(trx, accountId, id);
+        const row = await findVisiblePerson(trx, request.auth, id);
+        if (!row) throw notFound(`Person ${id}`);
+        const before = stateFromRow(row);
+        const after = await applyPersonInput(trx, accountId, before, request.body ?? {}, {
+          mergeTags: toBool(request.query.mergeTags),
+        });
+        await assertMayMoveIntoPond(trx, request.auth, before.assignedPondId, after.assignedPondId);
+        await savePerson(trx, accountId, id, before, after, now());
+      });
+      return respondWith(request, reply, id);
+    },
+  );
+
+  app.delete(
+    '/v1/people/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a person and all their data',
+        params: IdParams,
+        response: responses({ 204: Type.Null() }),
+      },
+    },
+    async (request, reply) => {
+      await db.transaction().execute(async (trx) => {
+        const row = await findVisiblePerson(trx, request.auth, request.params.id);
+        if (!row) throw notFound(`Person ${request.params.id}`);
+        assertGate(Gate.personDeleter, request.auth); // after the lookup: an unseen person stays a 404
+        await removePerson(trx, request.auth, row.id);
+      });
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -17,7 +17,7 @@ const EmailIn = Type.Union([
 
 const PhoneIn = EmailIn;
 
-const AddressIn = Type.Object(
+export const AddressIn = Type.Object(
   {
     street: Type.Optional(Type.String({ maxLength: 500 })),
     city: Type.Optional(Type.String({ maxLength: 200 })),
@@ -31,7 +31,10 @@ const AddressIn = Type.Object(
 
 const IdRef = (minimum: number) => Type.Integer({ minimum, maximum: MAX_ID });
 
-const CollaboratorIn = Type.Union([IdRef(1), Type.Object({ id: IdRef(1) }, { additionalProperties: false })]);
+const CollaboratorIn = Type.Union([
+  IdRef(1),
+  Type.Object({ id: IdRef(1) }, { additionalProperties: false }),
+]);
 
 /** Person fields a client may send; custom fields (`custom…`) ride along as extra keys. */
 export const personInputFields = {
@@ -44,11 +47,25 @@ export const personInputFields = {
   sourceUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   price: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
   background: Type.Optional(Type.String({ maxLength: 20000 })),
+  timeframeId: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'One of GET /v1/timeframes' }),
+    ),
+  ),
   contacted: Type.Optional(Bool()),
   assignedTo: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
   assignedUserId: Type.Optional(Nullable(IdRef(0))),
   assignedLenderName: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
   assignedLenderId: Type.Optional(Nullable(IdRef(0))),
+  assignedPondId: Type.Optional(
+    Nullable(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description: 'The pond (GET /v1/ponds) to move the person into; unassigns the agent',
+      }),
+    ),
+  ),
   emails: Type.Optional(Type.Array(EmailIn, { maxItems: 50 })),
   phones: Type.Optional(Type.Array(PhoneIn, { maxItems: 50 })),
   addresses: Type.Optional(Type.Array(AddressIn, { maxItems: 20 })),
@@ -107,12 +124,16 @@ export const Person = Type.Object(
     assignedUserId: Type.Optional(Nullable(Type.Integer())),
     assignedLenderId: Type.Optional(Nullable(Type.Integer())),
     assignedLenderName: Type.Optional(Nullable(Type.String())),
+    assignedPondId: Type.Optional(Nullable(Type.Integer())),
     background: Type.Optional(Type.String()),
+    timeframeId: Type.Optional(Nullable(Type.Integer())),
     tags: Type.Optional(Type.Array(Type.String())),
     emails: Type.Optional(Type.Array(ContactOut)),
     phones: Type.Optional(Type.Array(PhoneOut)),
     addresses: Type.Optional(Type.Array(AddressOut)),
-    collaborators: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }))),
+    collaborators: Type.Optional(
+      Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    ),
   },
   { additionalProperties: true, $id: 'Person' },
 );
@@ -123,6 +144,15 @@ export const PeopleListQuery = Type.Object(
   {
     ...PageQuery,
     id: commaList('Comma-separated person ids'),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'Search text: people whose name, first name, last name or an email contains it ' +
+          '(case-insensitive, prefix or substring), or, when written like a phone number ' +
+          '(digits, spaces, + - . ( ) /), one of whose phones contains its digits',
+      }),
+    ),
     email: Type.Optional(Type.String()),
     phone: Type.Optional(Type.String()),
     stage: Type.Optional(Type.String()),
@@ -135,6 +165,8 @@ export const PeopleListQuery = Type.Object(
     assignedTo: Type.Optional(Type.String()),
     assignedUserId: Type.Optional(IdRef(0)),
     assignedLenderId: Type.Optional(IdRef(0)),
+    assignedPondId: Type.Optional(IdRef(1)),
+    timeframeId: Type.Optional(IdRef(1)),
     createdAfter: Type.Optional(Type.String()),
     createdBefore: Type.Optional(Type.String()),
     updatedAfter: Type.Optional(Type.String()),
@@ -145,8 +177,19 @@ export const PeopleListQuery = Type.Object(
     priceBelow: Type.Optional(Type.Number()),
     includeTrash: Type.Optional(Bool()),
     sort: Type.Optional(Type.String({ description: 'Field name, or -field for descending' })),
-    fields: Type.Optional(Type.String({ description: 'Comma-separated field names, or allFields (adds custom fields)' })),
-    smartListId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: "Apply this smart list's saved filters; filters given here too are added (the same filter given here replaces the saved one)" })),
+    fields: Type.Optional(
+      Type.String({
+        description: 'Comma-separated field names, or allFields (adds custom fields)',
+      }),
+    ),
+    smartListId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description:
+          "Apply this smart list's saved filters; filters given here too are added (the same filter given here replaces the saved one)",
+      }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -168,7 +211,11 @@ export const PersonUpdateQuery = Type.Object(
 );
 
 export const CheckDuplicateQuery = Type.Object(
-  { email: Type.Optional(Type.String()), phone: Type.Optional(Type.String()), system: Type.Optional(Type.String()) },
+  {
+    email: Type.Optional(Type.String()),
+    phone: Type.Optional(Type.String()),
+    system: Type.Optional(Type.String()),
+  },
   { additionalProperties: false },
 );
 

@@ -1,13 +1,24 @@
 import type { Static } from '@sinclair/typebox';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { badRequest, forbidden } from '../http/errors.js';
+import { badRequest } from '../http/errors.js';
 import { toBool } from '../http/schemas.js';
-import { applyCustomValues, hasCustomKeys, loadDefinitions } from '../customFields/customFields.values.js';
-import { emit } from '../webhooks/outbox.js';
+import {
+  applyCustomValues,
+  hasCustomKeys,
+  loadDefinitions,
+} from '../customFields/customFields.values.js';
+import { findPond } from '../ponds/ponds.repo.js';
+import { emit, type EmitEvent } from '../webhooks/outbox.js';
+import { timeframeIdOf } from '../timeframes/timeframes.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { PersonBody } from './people.schemas.js';
-import type { StoredAddress, StoredCollaborator, StoredEmail, StoredPhone } from './people.presenter.js';
+import type {
+  StoredAddress,
+  StoredCollaborator,
+  StoredEmail,
+  StoredPhone,
+} from './people.presenter.js';
 import {
   deletePerson,
   emptyPersonState,
@@ -22,8 +33,25 @@ type ContactInput = NonNullable<PersonInput['emails']>[number];
 
 /** Fields whose change fires peopleUpdated (interface part 6, rule 1). */
 const WATCHED: (keyof PersonState)[] = [
-  'name', 'firstName', 'lastName', 'emails', 'phones', 'addresses', 'price', 'background', 'assignedUserId',
-  'assignedLenderId', 'contacted', 'stageId', 'source', 'sourceUrl', 'tags', 'custom', 'collaborators',
+  'name',
+  'firstName',
+  'lastName',
+  'emails',
+  'phones',
+  'addresses',
+  'price',
+  'background',
+  'timeframeId',
+  'assignedUserId',
+  'assignedLenderId',
+  'assignedPondId',
+  'contacted',
+  'stageId',
+  'source',
+  'sourceUrl',
+  'tags',
+  'custom',
+  'collaborators',
 ];
 
 /** Websites are named by their domain without "www.". */
@@ -47,7 +75,10 @@ export function toEmails(input: ContactInput[]): StoredEmail[] {
   input.map(toContact).forEach((email) => {
     const key = email.value.toLowerCase();
     if (!email.value || seen.has(key)) return;
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value)) throw badRequest(`'${email.value}' is not a valid email address`, [{ field: 'emails', message: 'invalid email address' }]);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value))
+      throw badRequest(`'${email.value}' is not a valid email address`, [
+        { field: 'emails', message: 'invalid email address' },
+      ]);
     seen.add(key);
     out.push(email);
   });
@@ -60,7 +91,10 @@ export function toPhones(input: ContactInput[]): StoredPhone[] {
   input.map(toContact).forEach((phone) => {
     const normalized = normalizePhone(phone.value);
     if (!phone.value || seen.has(normalized)) return;
-    if (normalized.length < 3) throw badRequest(`'${phone.value}' is not a valid phone number`, [{ field: 'phones', message: 'invalid phone number' }]);
+    if (normalized.length < 3)
+      throw badRequest(`'${phone.value}' is not a valid phone number`, [
+        { field: 'phones', message: 'invalid phone number' },
+      ]);
     seen.add(normalized);
     out.push({ ...phone, type: phone.type === 'home' ? 'mobile' : phone.type, normalized });
   });
@@ -80,31 +114,52 @@ export function toAddresses(input: NonNullable<PersonInput['addresses']>): Store
 
 export function uniqueTags(tags: string[]): string[] {
   const seen = new Set<string>();
-  return tags.map((t) => t.trim()).filter((t) => {
-    const key = t.toLowerCase();
-    if (!t || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return tags
+    .map((t) => t.trim())
+    .filter((t) => {
+      const key = t.toLowerCase();
+      if (!t || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
-async function userInAccount(db: DbOrTrx, accountId: number, by: { id?: number | null; name?: string | null }, field: string) {
+async function userInAccount(
+  db: DbOrTrx,
+  accountId: number,
+  by: { id?: number | null; name?: string | null },
+  field: string,
+) {
   // The id wins when both are sent; null, 0 or "" unassigns.
   if (by.id !== undefined ? !by.id : !by.name) return null;
-  let query = db.selectFrom('users').select(['id', 'name', 'role']).where('account_id', '=', accountId);
+  let query = db
+    .selectFrom('users')
+    .select(['id', 'name', 'role'])
+    .where('account_id', '=', accountId);
   query = by.id ? query.where('id', '=', by.id) : query.where('name', '=', by.name!.trim());
   const user = await query.orderBy('id').executeTakeFirst();
-  if (!user) throw badRequest(`${field}: no user ${by.id ?? `named '${by.name}'`} in this account`, [{ field, message: 'unknown user' }]);
+  if (!user)
+    throw badRequest(`${field}: no user ${by.id ?? `named '${by.name}'`} in this account`, [
+      { field, message: 'unknown user' },
+    ]);
   return user;
 }
 
-async function stageInAccount(db: DbOrTrx, accountId: number, by: { id?: number; name?: string }): Promise<number> {
+async function stageInAccount(
+  db: DbOrTrx,
+  accountId: number,
+  by: { id?: number; name?: string },
+): Promise<number> {
   let query = db.selectFrom('stages').select('id').where('account_id', '=', accountId);
-  query = by.id !== undefined ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
+  query =
+    by.id !== undefined ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
   const stage = await query.executeTakeFirst();
   if (!stage) {
     const field = by.id !== undefined ? 'stageId' : 'stage';
-    throw badRequest(`Unknown stage ${by.id ?? `'${by.name}'`}; list the stages with GET /v1/stages`, [{ field, message: 'unknown stage' }]);
+    throw badRequest(
+      `Unknown stage ${by.id ?? `'${by.name}'`}; list the stages with GET /v1/stages`,
+      [{ field, message: 'unknown stage' }],
+    );
   }
   return stage.id;
 }
@@ -114,7 +169,11 @@ const stageNamed = reusableQuery((db, _shape, accountId: number, name: string) =
 );
 
 /** The id of the account's stage of that name (Lead, Trash…), or null. */
-export async function stageIdNamed(db: DbOrTrx, accountId: number, name: string): Promise<number | null> {
+export async function stageIdNamed(
+  db: DbOrTrx,
+  accountId: number,
+  name: string,
+): Promise<number | null> {
   return (await stageNamed(db, 'stage', accountId, name))?.id ?? null;
 }
 
@@ -143,42 +202,102 @@ export async function applyPersonInput(
     next.lastName = parts.slice(1).join(' ');
   }
   if (input.name !== undefined || input.firstName !== undefined || input.lastName !== undefined) {
-    next.name = input.name !== undefined && input.firstName === undefined && input.lastName === undefined
-      ? input.name.trim()
-      : [next.firstName, next.lastName].filter(Boolean).join(' ');
+    next.name =
+      input.name !== undefined && input.firstName === undefined && input.lastName === undefined
+        ? input.name.trim()
+        : [next.firstName, next.lastName].filter(Boolean).join(' ');
   }
-  if (input.stageId !== undefined) next.stageId = await stageInAccount(db, accountId, { id: input.stageId });
-  else if (input.stage !== undefined) next.stageId = await stageInAccount(db, accountId, { name: input.stage.trim() });
+  if (input.stageId !== undefined)
+    next.stageId = await stageInAccount(db, accountId, { id: input.stageId });
+  else if (input.stage !== undefined)
+    next.stageId = await stageInAccount(db, accountId, { name: input.stage.trim() });
   if (input.source !== undefined) next.source = cleanSource(input.source);
   if (input.sourceUrl !== undefined) next.sourceUrl = input.sourceUrl.trim();
   if (input.price !== undefined) next.price = input.price;
   if (input.background !== undefined) next.background = input.background;
+  if (input.timeframeId !== undefined) next.timeframeId = timeframeIdOf(input.timeframeId);
   if (input.contacted !== undefined) next.contacted = toBool(input.contacted) ? 1 : 0;
   if (input.assignedUserId !== undefined || input.assignedTo !== undefined) {
-    const user = await userInAccount(db, accountId, { id: input.assignedUserId, name: input.assignedTo }, input.assignedUserId !== undefined ? 'assignedUserId' : 'assignedTo');
+    const user = await userInAccount(
+      db,
+      accountId,
+      { id: input.assignedUserId, name: input.assignedTo },
+      input.assignedUserId !== undefined ? 'assignedUserId' : 'assignedTo',
+    );
     next.assignedUserId = user?.id ?? null;
   }
   if (input.assignedLenderId !== undefined || input.assignedLenderName !== undefined) {
-    const user = await userInAccount(db, accountId, { id: input.assignedLenderId, name: input.assignedLenderName }, input.assignedLenderId !== undefined ? 'assignedLenderId' : 'assignedLenderName');
+    const user = await userInAccount(
+      db,
+      accountId,
+      { id: input.assignedLenderId, name: input.assignedLenderName },
+      input.assignedLenderId !== undefined ? 'assignedLenderId' : 'assignedLenderName',
+    );
     next.assignedLenderId = user?.id ?? null;
   }
+  if (input.assignedPondId !== undefined) await applyPond(db, accountId, next, input);
+  else if (next.assignedUserId !== null && next.assignedUserId !== current.assignedUserId)
+    next.assignedPondId = null; // an agent takes the person out of their pond
   if (input.emails !== undefined) next.emails = toEmails(input.emails);
   if (input.phones !== undefined) next.phones = toPhones(input.phones);
   if (input.addresses !== undefined) next.addresses = toAddresses(input.addresses);
-  if (input.tags !== undefined) next.tags = uniqueTags(options.mergeTags ? [...current.tags, ...input.tags] : input.tags);
-  if (input.collaborators !== undefined) next.collaborators = await resolveCollaborators(db, accountId, input.collaborators);
+  if (input.tags !== undefined)
+    next.tags = uniqueTags(options.mergeTags ? [...current.tags, ...input.tags] : input.tags);
+  if (input.collaborators !== undefined)
+    next.collaborators = await resolveCollaborators(db, accountId, input.collaborators);
   if (hasCustomKeys(input)) {
-    next.custom = applyCustomValues(current.custom, input, await loadDefinitions(db, accountId, 'person'));
+    next.custom = applyCustomValues(
+      current.custom,
+      input,
+      await loadDefinitions(db, accountId, 'person'),
+    );
   }
   return next;
 }
 
-async function resolveCollaborators(db: DbOrTrx, accountId: number, input: NonNullable<PersonInput['collaborators']>): Promise<StoredCollaborator[]> {
+/**
+ * A person is either in a pond or with an agent: moving them into a pond unassigns the agent
+ * (the pond's lead agent stands in for notifications and action plans).
+ */
+async function applyPond(
+  db: DbOrTrx,
+  accountId: number,
+  next: PersonState,
+  input: PersonInput,
+): Promise<void> {
+  const pondId = input.assignedPondId ?? null;
+  if (pondId !== null) {
+    if (input.assignedUserId || input.assignedTo)
+      throw badRequest('Send assignedPondId or an assigned agent, not both: a pond has no agent', [
+        { field: 'assignedPondId', message: 'conflicts with assignedUserId' },
+      ]);
+    if (!(await findPond(db, accountId, pondId)))
+      throw badRequest(`assignedPondId: no pond ${pondId} in this account; see GET /v1/ponds`, [
+        { field: 'assignedPondId', message: 'unknown pond' },
+      ]);
+    next.assignedUserId = null;
+  }
+  next.assignedPondId = pondId;
+}
+
+async function resolveCollaborators(
+  db: DbOrTrx,
+  accountId: number,
+  input: NonNullable<PersonInput['collaborators']>,
+): Promise<StoredCollaborator[]> {
   const ids = [...new Set(input.map((c) => (typeof c === 'number' ? c : c.id)))];
   if (ids.length === 0) return [];
-  const users = await db.selectFrom('users').select(['id', 'name']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
   const missing = ids.filter((id) => !users.some((u) => u.id === id));
-  if (missing.length) throw badRequest(`collaborators: no user ${missing.join(', ')} in this account`, [{ field: 'collaborators', message: 'unknown user' }]);
+  if (missing.length)
+    throw badRequest(`collaborators: no user ${missing.join(', ')} in this account`, [
+      { field: 'collaborators', message: 'unknown user' },
+    ]);
   return ids.map((id) => users.find((u) => u.id === id)!);
 }
 
@@ -187,14 +306,19 @@ export function mergePersonStates(current: PersonState, incoming: PersonState): 
   const fill = <T>(a: T, b: T, empty: (v: T) => boolean) => (empty(a) ? b : a);
   const blank = (v: unknown) => v === '' || v === null || v === undefined;
   const emails = [...current.emails];
-  for (const e of incoming.emails) if (!emails.some((x) => x.value.toLowerCase() === e.value.toLowerCase())) emails.push({ ...e, isPrimary: false });
+  for (const e of incoming.emails)
+    if (!emails.some((x) => x.value.toLowerCase() === e.value.toLowerCase()))
+      emails.push({ ...e, isPrimary: false });
   const phones = [...current.phones];
-  for (const p of incoming.phones) if (!phones.some((x) => x.normalized === p.normalized)) phones.push({ ...p, isPrimary: false });
+  for (const p of incoming.phones)
+    if (!phones.some((x) => x.normalized === p.normalized)) phones.push({ ...p, isPrimary: false });
   const addresses = [...current.addresses];
   const addressKey = (a: StoredAddress) => `${a.street}|${a.city}|${a.code}`.toLowerCase();
-  for (const a of incoming.addresses) if (!addresses.some((x) => addressKey(x) === addressKey(a))) addresses.push(a);
+  for (const a of incoming.addresses)
+    if (!addresses.some((x) => addressKey(x) === addressKey(a))) addresses.push(a);
   const collaborators = [...current.collaborators];
-  for (const c of incoming.collaborators) if (!collaborators.some((x) => x.id === c.id)) collaborators.push(c);
+  for (const c of incoming.collaborators)
+    if (!collaborators.some((x) => x.id === c.id)) collaborators.push(c);
   const custom = { ...current.custom };
   for (const [k, v] of Object.entries(incoming.custom)) if (blank(custom[k])) custom[k] = v;
   return {
@@ -206,8 +330,14 @@ export function mergePersonStates(current: PersonState, incoming: PersonState): 
     sourceUrl: fill(current.sourceUrl, incoming.sourceUrl, blank),
     price: fill(current.price, incoming.price, blank),
     background: fill(current.background, incoming.background, blank),
+    timeframeId: fill(current.timeframeId, incoming.timeframeId, blank),
     contacted: current.contacted || incoming.contacted,
-    assignedUserId: fill(current.assignedUserId, incoming.assignedUserId, blank),
+    // Merges never move a person into or out of a pond.
+    assignedUserId:
+      current.assignedPondId === null
+        ? fill(current.assignedUserId, incoming.assignedUserId, blank)
+        : null,
+    assignedPondId: current.assignedPondId,
     assignedLenderId: fill(current.assignedLenderId, incoming.assignedLenderId, blank),
     emails,
     phones,
@@ -218,7 +348,8 @@ export function mergePersonStates(current: PersonState, incoming: PersonState): 
   };
 }
 
-function changedFields(before: PersonState, after: PersonState): (keyof PersonState)[] {
+/** The watched fields that differ: empty when saving `after` would change nothing. */
+export function changedFields(before: PersonState, after: PersonState): (keyof PersonState)[] {
   return WATCHED.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
@@ -229,15 +360,12 @@ function addedTags(before: string[], after: string[]): string[] {
 
 async function stageName(trx: Trx, stageId: number | null): Promise<string | null> {
   if (stageId === null) return null;
-  const row = await trx.selectFrom('stages').select('name').where('id', '=', stageId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('stages')
+    .select('name')
+    .where('id', '=', stageId)
+    .executeTakeFirst();
   return row?.name ?? null;
-}
-
-/** Default ownership so that an Agent or Lender can see the people they create. */
-export function defaultOwnership(auth: AuthUser, state: PersonState): PersonState {
-  if (auth.role === 'Agent' && state.assignedUserId === null) return { ...state, assignedUserId: auth.userId };
-  if (auth.role === 'Lender' && state.assignedLenderId === null) return { ...state, assignedLenderId: auth.userId };
-  return state;
 }
 
 /** Inserts a person and emits peopleCreated (and peopleTagsCreated for its tags). */
@@ -246,11 +374,14 @@ export async function createPerson(
   accountId: number,
   state: PersonState,
   meta: { createdVia: string; at: string; lastActivity?: string | null },
+  emitEvent: EmitEvent = emit,
 ): Promise<number> {
-  const withStage = state.stageId === null ? { ...state, stageId: await defaultStageId(trx, accountId) } : state;
+  const withStage =
+    state.stageId === null ? { ...state, stageId: await defaultStageId(trx, accountId) } : state;
   const id = await insertPerson(trx, accountId, withStage, meta);
-  await emit(trx, accountId, 'peopleCreated', [id]);
-  if (withStage.tags.length) await emit(trx, accountId, 'peopleTagsCreated', [id], { tags: withStage.tags });
+  await emitEvent(trx, accountId, 'peopleCreated', [id]);
+  if (withStage.tags.length)
+    await emitEvent(trx, accountId, 'peopleTagsCreated', [id], { tags: withStage.tags });
   return id;
 }
 
@@ -258,24 +389,38 @@ export async function createPerson(
  * Stores a person's new state and emits what changed: peopleUpdated for the watched fields,
  * peopleStageUpdated for a new stage, peopleTagsCreated for added tags. A no-op emits nothing.
  */
-export async function savePerson(trx: Trx, accountId: number, personId: number, before: PersonState, after: PersonState, at: string): Promise<boolean> {
+export async function savePerson(
+  trx: Trx,
+  accountId: number,
+  personId: number,
+  before: PersonState,
+  after: PersonState,
+  at: string,
+  emitEvent: EmitEvent = emit,
+): Promise<boolean> {
   const changed = changedFields(before, after);
   if (changed.length === 0) return false;
   await updatePersonState(trx, accountId, personId, before, after, at);
-  await emit(trx, accountId, 'peopleUpdated', [personId]);
+  await emitEvent(trx, accountId, 'peopleUpdated', [personId]);
   if (changed.includes('stageId') && after.stageId !== null) {
-    await emit(trx, accountId, 'peopleStageUpdated', [personId], { stage: await stageName(trx, after.stageId) });
+    await emitEvent(trx, accountId, 'peopleStageUpdated', [personId], {
+      stage: await stageName(trx, after.stageId),
+    });
   }
   const tags = addedTags(before.tags, after.tags);
-  if (tags.length) await emit(trx, accountId, 'peopleTagsCreated', [personId], { tags });
+  if (tags.length) await emitEvent(trx, accountId, 'peopleTagsCreated', [personId], { tags });
   return true;
 }
 
-export async function removePerson(trx: Trx, auth: AuthUser, personId: number): Promise<void> {
-  if (auth.role === 'Lender') throw forbidden('Lenders cannot delete people');
+export async function removePerson(
+  trx: Trx,
+  auth: AuthUser,
+  personId: number,
+  emitEvent: EmitEvent = emit,
+): Promise<void> {
   await deletePerson(trx, auth.accountId, personId);
   // Interface rule 2: the person's notes, calls and the rest go with them, and only peopleDeleted fires.
-  await emit(trx, auth.accountId, 'peopleDeleted', [personId]);
+  await emitEvent(trx, auth.accountId, 'peopleDeleted', [personId]);
 }
 
 export { emptyPersonState };

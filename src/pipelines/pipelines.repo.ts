@@ -8,15 +8,26 @@ export type PipelineRow = Selectable<PipelinesTable>;
 export type PipelineStageRow = Selectable<PipelineStagesTable>;
 
 export function pipelinesQuery(db: DbOrTrx, accountId: number) {
-  return db.selectFrom('pipelines').selectAll('pipelines').where('pipelines.account_id', '=', accountId);
+  return db
+    .selectFrom('pipelines')
+    .selectAll('pipelines')
+    .where('pipelines.account_id', '=', accountId);
 }
 
-export async function findPipeline(db: DbOrTrx, accountId: number, id: number): Promise<PipelineRow | undefined> {
+export async function findPipeline(
+  db: DbOrTrx,
+  accountId: number,
+  id: number,
+): Promise<PipelineRow | undefined> {
   return pipelinesQuery(db, accountId).where('pipelines.id', '=', id).executeTakeFirst();
 }
 
 /** The stages of the given pipelines, in board order. */
-export async function stagesOf(db: DbOrTrx, accountId: number, pipelineIds: number[]): Promise<PipelineStageRow[]> {
+export async function stagesOf(
+  db: DbOrTrx,
+  accountId: number,
+  pipelineIds: number[],
+): Promise<PipelineStageRow[]> {
   if (pipelineIds.length === 0) return [];
   return db
     .selectFrom('pipeline_stages')
@@ -52,7 +63,11 @@ export function presentPipeline(row: PipelineRow, stages: PipelineStageRow[]) {
 }
 
 /** Live deals (not soft-deleted) in a pipeline, or in one of its stages. */
-export async function liveDealCount(db: DbOrTrx, accountId: number, where: { pipelineId: number; stageId?: number }): Promise<number> {
+export async function liveDealCount(
+  db: DbOrTrx,
+  accountId: number,
+  where: { pipelineId: number; stageId?: number },
+): Promise<number> {
   let query = db
     .selectFrom('deals')
     .select((eb) => eb.fn.countAll<number>().as('n'))

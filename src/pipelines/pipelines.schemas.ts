@@ -27,7 +27,12 @@ const Weight = Type.Integer({ minimum: -1000000, maximum: 1000000 });
 
 export const PipelineStageInput = Type.Object(
   {
-    id: Type.Optional(Type.Integer({ minimum: 1, description: 'Present: update that stage. Absent: create a new stage' })),
+    id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Present: update that stage. Absent: create a new stage',
+      }),
+    ),
     name: Type.Optional(Name),
     description: Type.Optional(Description),
     orderWeight: Type.Optional(Weight),
@@ -44,18 +49,29 @@ const pipelineFields = {
   ...SystemField,
 };
 
-export const PipelineCreateBody = Type.Object({ name: Name, ...pipelineFields }, { additionalProperties: false });
-export const PipelineUpdateBody = Type.Object({ name: Type.Optional(Name), ...pipelineFields }, { additionalProperties: false });
+export const PipelineCreateBody = Type.Object(
+  { name: Name, ...pipelineFields },
+  { additionalProperties: false },
+);
+export const PipelineUpdateBody = Type.Object(
+  { name: Type.Optional(Name), ...pipelineFields },
+  { additionalProperties: false },
+);
 
 export const PipelineListQuery = Type.Object(
   {
     ...PageQuery,
     name: Type.Optional(Type.String({ description: 'Case-insensitive substring of the name' })),
     id: Type.Optional(Type.String({ description: 'Comma-separated pipeline ids' })),
-    sort: Type.Optional(Type.String({ description: 'orderWeight (default), id or name; -field for descending' })),
+    sort: Type.Optional(
+      Type.String({ description: 'orderWeight (default), id or name; -field for descending' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
 
-export const PipelineStageParams = Type.Object({ id: Type.Integer({ minimum: 1 }), stageId: Type.Integer({ minimum: 1 }) });
+export const PipelineStageParams = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  stageId: Type.Integer({ minimum: 1 }),
+});

@@ -1,9 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type TestServer } from '../../test/helpers.js';
-import { outboxOf } from '../stages/outbox.testkit.js';
+import { outboxOf } from '../../test/outbox.js';
 
-type StageOut = { id: number; name: string; description: string; orderWeight: number; color: string; closedStage: boolean };
+type StageOut = {
+  id: number;
+  name: string;
+  description: string;
+  orderWeight: number;
+  color: string;
+  closedStage: boolean;
+};
 
 describe('pipelines API', () => {
   let server: TestServer;
@@ -30,14 +37,27 @@ describe('pipelines API', () => {
     assert.equal(res.body.name, 'Buyers');
     assert.equal(res.body.description, 'Buyer side');
     assert.equal(res.body.orderWeight, 10);
-    assert.deepEqual(res.body.stages.map((s: StageOut) => [s.name, s.orderWeight, s.color, s.closedStage, s.description]), [
-      ['Showing', 10, '#00f', false, ''],
-      ['Offer', 20, '', false, 'Offer made'],
-      ['Closed', 30, '', true, ''],
-    ]);
+    assert.deepEqual(
+      res.body.stages.map((s: StageOut) => [
+        s.name,
+        s.orderWeight,
+        s.color,
+        s.closedStage,
+        s.description,
+      ]),
+      [
+        ['Showing', 10, '#00f', false, ''],
+        ['Offer', 20, '', false, 'Offer made'],
+        ['Closed', 30, '', true, ''],
+      ],
+    );
     assert.deepEqual(await outbox.take(), [
       { event: 'pipelineCreated', resourceIds: [res.body.id], data: null },
-      { event: 'pipelineStageCreated', resourceIds: [res.body.id], data: { stageIds: res.body.stages.map((s: StageOut) => s.id) } },
+      {
+        event: 'pipelineStageCreated',
+        resourceIds: [res.body.id],
+        data: { stageIds: res.body.stages.map((s: StageOut) => s.id) },
+      },
     ]);
     const got = await server.get(account.owner.key, `/v1/pipelines/${res.body.id}`);
     assert.deepEqual(got.body, res.body);
@@ -53,12 +73,29 @@ describe('pipelines API', () => {
     assert.match(denied.body.errorMessage, /Owner/);
     const created = await server.post(account.owner.key, '/v1/pipelines', buyers);
     await outbox.take();
-    assert.equal((await server.put(admin.key, `/v1/pipelines/${created.body.id}`, { name: 'Renamed' })).status, 403);
+    assert.equal(
+      (await server.put(admin.key, `/v1/pipelines/${created.body.id}`, { name: 'Renamed' })).status,
+      403,
+    );
     assert.equal((await server.del(admin.key, `/v1/pipelines/${created.body.id}`)).status, 403);
-    assert.equal((await server.del(admin.key, `/v1/pipelines/${created.body.id}/stages/${created.body.stages[0].id}`)).status, 403);
-    assert.equal((await server.put(agent.key, `/v1/pipelines/${created.body.id}`, { name: 'Renamed' })).status, 403);
+    assert.equal(
+      (
+        await server.del(
+          admin.key,
+          `/v1/pipelines/${created.body.id}/stages/${created.body.stages[0].id}`,
+        )
+      ).status,
+      403,
+    );
+    assert.equal(
+      (await server.put(agent.key, `/v1/pipelines/${created.body.id}`, { name: 'Renamed' })).status,
+      403,
+    );
     assert.deepEqual(await outbox.take(), []);
-    assert.equal((await server.get(admin.key, `/v1/pipelines/${created.body.id}`)).body.name, 'Buyers');
+    assert.equal(
+      (await server.get(admin.key, `/v1/pipelines/${created.body.id}`)).body.name,
+      'Buyers',
+    );
     assert.equal((await server.get(agent.key, '/v1/pipelines')).body.pipelines.length, 1);
   });
 
@@ -77,24 +114,51 @@ describe('pipelines API', () => {
     });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.name, 'Buyer deals');
-    assert.deepEqual(res.body.stages.map((s: StageOut) => [s.name, s.orderWeight]), [
-      ['Lead In', 10], ['Showing', 20], ['Offer Made', 30], ['Inspection', 40], ['Closed', 50],
-    ]);
+    assert.deepEqual(
+      res.body.stages.map((s: StageOut) => [s.name, s.orderWeight]),
+      [
+        ['Lead In', 10],
+        ['Showing', 20],
+        ['Offer Made', 30],
+        ['Inspection', 40],
+        ['Closed', 50],
+      ],
+    );
     const inspection = res.body.stages.find((s: StageOut) => s.name === 'Inspection');
     const leadIn = res.body.stages.find((s: StageOut) => s.name === 'Lead In');
     assert.equal(res.body.stages.find((s: StageOut) => s.id === closed.id).closedStage, true);
     assert.deepEqual(await outbox.take(), [
       { event: 'pipelineUpdated', resourceIds: [created.body.id], data: null },
-      { event: 'pipelineStageCreated', resourceIds: [created.body.id], data: { stageIds: [leadIn.id, inspection.id] } },
-      { event: 'pipelineStageUpdated', resourceIds: [created.body.id], data: { stageIds: [showing.id, offer.id, closed.id] } },
+      {
+        event: 'pipelineStageCreated',
+        resourceIds: [created.body.id],
+        data: { stageIds: [leadIn.id, inspection.id] },
+      },
+      {
+        event: 'pipelineStageUpdated',
+        resourceIds: [created.body.id],
+        data: { stageIds: [showing.id, offer.id, closed.id] },
+      },
     ]);
     // Moving one stage renumbers only the stages it passes; an unchanged body fires nothing.
-    const move = await server.put(account.owner.key, `/v1/pipelines/${created.body.id}`, { stages: [{ id: closed.id, orderWeight: 20 }] });
-    assert.deepEqual(move.body.stages.map((s: StageOut) => s.name), ['Lead In', 'Closed', 'Showing', 'Offer Made', 'Inspection']);
+    const move = await server.put(account.owner.key, `/v1/pipelines/${created.body.id}`, {
+      stages: [{ id: closed.id, orderWeight: 20 }],
+    });
+    assert.deepEqual(
+      move.body.stages.map((s: StageOut) => s.name),
+      ['Lead In', 'Closed', 'Showing', 'Offer Made', 'Inspection'],
+    );
     assert.deepEqual(await outbox.take(), [
-      { event: 'pipelineStageUpdated', resourceIds: [created.body.id], data: { stageIds: [closed.id, showing.id, offer.id, inspection.id] } },
+      {
+        event: 'pipelineStageUpdated',
+        resourceIds: [created.body.id],
+        data: { stageIds: [closed.id, showing.id, offer.id, inspection.id] },
+      },
     ]);
-    const same = await server.put(account.owner.key, `/v1/pipelines/${created.body.id}`, { name: 'Buyer deals', stages: [{ id: offer.id, name: 'Offer Made' }] });
+    const same = await server.put(account.owner.key, `/v1/pipelines/${created.body.id}`, {
+      name: 'Buyer deals',
+      stages: [{ id: offer.id, name: 'Offer Made' }],
+    });
     assert.equal(same.status, 200);
     assert.deepEqual(await outbox.take(), []);
   });
@@ -106,7 +170,10 @@ describe('pipelines API', () => {
     assert.equal(second.body.orderWeight, 20);
     assert.deepEqual(second.body.stages, []);
     const outbox = await outboxOf(server, account.accountId);
-    const front = await server.post(account.owner.key, '/v1/pipelines', { name: 'Front', orderWeight: 10 });
+    const front = await server.post(account.owner.key, '/v1/pipelines', {
+      name: 'Front',
+      orderWeight: 10,
+    });
     assert.equal(front.body.orderWeight, 10);
     assert.deepEqual(await outbox.take(), [
       { event: 'pipelineCreated', resourceIds: [front.body.id], data: null },
@@ -115,33 +182,62 @@ describe('pipelines API', () => {
     ]);
     const list = await server.get(account.owner.key, '/v1/pipelines');
     assert.equal(list.body._metadata.collection, 'pipelines');
-    assert.deepEqual(list.body.pipelines.map((p: { name: string }) => p.name), ['Front', 'First', 'Second']);
+    assert.deepEqual(
+      list.body.pipelines.map((p: { name: string }) => p.name),
+      ['Front', 'First', 'Second'],
+    );
     const filtered = await server.get(account.owner.key, '/v1/pipelines?name=sec');
-    assert.deepEqual(filtered.body.pipelines.map((p: { name: string }) => p.name), ['Second']);
+    assert.deepEqual(
+      filtered.body.pipelines.map((p: { name: string }) => p.name),
+      ['Second'],
+    );
     assert.equal(filtered.body._metadata.total, 1);
-    const byId = await server.get(account.owner.key, `/v1/pipelines?id=${first.body.id},${front.body.id}&sort=id`);
-    assert.deepEqual(byId.body.pipelines.map((p: { name: string }) => p.name), ['First', 'Front']);
+    const byId = await server.get(
+      account.owner.key,
+      `/v1/pipelines?id=${first.body.id},${front.body.id}&sort=id`,
+    );
+    assert.deepEqual(
+      byId.body.pipelines.map((p: { name: string }) => p.name),
+      ['First', 'Front'],
+    );
   });
 
   it('rejects bad stage objects with 400 and changes nothing', async () => {
     const account = await server.newAccount();
     const a = await server.post(account.owner.key, '/v1/pipelines', buyers);
-    const b = await server.post(account.owner.key, '/v1/pipelines', { name: 'Sellers', stages: [{ name: 'Listing' }] });
+    const b = await server.post(account.owner.key, '/v1/pipelines', {
+      name: 'Sellers',
+      stages: [{ name: 'Listing' }],
+    });
     const outbox = await outboxOf(server, account.accountId);
-    const foreign = await server.put(account.owner.key, `/v1/pipelines/${a.body.id}`, { name: 'X', stages: [{ id: b.body.stages[0].id, name: 'Stolen' }] });
+    const foreign = await server.put(account.owner.key, `/v1/pipelines/${a.body.id}`, {
+      name: 'X',
+      stages: [{ id: b.body.stages[0].id, name: 'Stolen' }],
+    });
     assert.equal(foreign.status, 400);
     assert.match(foreign.body.errorMessage, /has no stage/);
-    const nameless = await server.put(account.owner.key, `/v1/pipelines/${a.body.id}`, { stages: [{ color: 'blue' }] });
+    const nameless = await server.put(account.owner.key, `/v1/pipelines/${a.body.id}`, {
+      stages: [{ color: 'blue' }],
+    });
     assert.equal(nameless.status, 400);
     assert.match(nameless.body.errorMessage, /stages\[0\]\.name is required/);
-    const withId = await server.post(account.owner.key, '/v1/pipelines', { name: 'Y', stages: [{ id: 5, name: 'Z' }] });
+    const withId = await server.post(account.owner.key, '/v1/pipelines', {
+      name: 'Y',
+      stages: [{ id: 5, name: 'Z' }],
+    });
     assert.equal(withId.status, 400);
-    const unknownField = await server.post(account.owner.key, '/v1/pipelines', { name: 'Y', stages: [{ name: 'Z', weight: 3 }] });
+    const unknownField = await server.post(account.owner.key, '/v1/pipelines', {
+      name: 'Y',
+      stages: [{ name: 'Z', weight: 3 }],
+    });
     assert.equal(unknownField.status, 400);
     assert.match(unknownField.body.errorMessage, /weight/);
     assert.equal((await server.post(account.owner.key, '/v1/pipelines', {})).status, 400);
     assert.deepEqual(await outbox.take(), []);
-    assert.equal((await server.get(account.owner.key, `/v1/pipelines/${a.body.id}`)).body.name, 'Buyers');
+    assert.equal(
+      (await server.get(account.owner.key, `/v1/pipelines/${a.body.id}`)).body.name,
+      'Buyers',
+    );
   });
 
   it('deletes a stage, then the pipeline with its stages, firing the stage and pipeline deletions', async () => {
@@ -149,18 +245,41 @@ describe('pipelines API', () => {
     const created = await server.post(account.owner.key, '/v1/pipelines', buyers);
     const ids = created.body.stages.map((s: StageOut) => s.id);
     const outbox = await outboxOf(server, account.accountId);
-    const one = await server.del(account.owner.key, `/v1/pipelines/${created.body.id}/stages/${ids[1]}`);
+    const one = await server.del(
+      account.owner.key,
+      `/v1/pipelines/${created.body.id}/stages/${ids[1]}`,
+    );
     assert.equal(one.status, 204, one.text);
-    assert.deepEqual((await server.get(account.owner.key, `/v1/pipelines/${created.body.id}`)).body.stages.map((s: StageOut) => s.id), [ids[0], ids[2]]);
+    assert.deepEqual(
+      (await server.get(account.owner.key, `/v1/pipelines/${created.body.id}`)).body.stages.map(
+        (s: StageOut) => s.id,
+      ),
+      [ids[0], ids[2]],
+    );
     const res = await server.del(account.owner.key, `/v1/pipelines/${created.body.id}`);
     assert.equal(res.status, 204);
-    assert.equal((await server.get(account.owner.key, `/v1/pipelines/${created.body.id}`)).status, 404);
+    assert.equal(
+      (await server.get(account.owner.key, `/v1/pipelines/${created.body.id}`)).status,
+      404,
+    );
     assert.deepEqual(await outbox.take(), [
-      { event: 'pipelineStageDeleted', resourceIds: [created.body.id], data: { stageIds: [ids[1]] } },
-      { event: 'pipelineStageDeleted', resourceIds: [created.body.id], data: { stageIds: [ids[0], ids[2]] } },
+      {
+        event: 'pipelineStageDeleted',
+        resourceIds: [created.body.id],
+        data: { stageIds: [ids[1]] },
+      },
+      {
+        event: 'pipelineStageDeleted',
+        resourceIds: [created.body.id],
+        data: { stageIds: [ids[0], ids[2]] },
+      },
       { event: 'pipelineDeleted', resourceIds: [created.body.id], data: null },
     ]);
-    const rows = await server.ctx.db.selectFrom('pipeline_stages').select('id').where('account_id', '=', account.accountId).execute();
+    const rows = await server.ctx.db
+      .selectFrom('pipeline_stages')
+      .select('id')
+      .where('account_id', '=', account.accountId)
+      .execute();
     assert.equal(rows.length, 0);
   });
 
@@ -169,7 +288,10 @@ describe('pipelines API', () => {
     const b = await server.newAccount();
     const created = await server.post(a.owner.key, '/v1/pipelines', buyers);
     assert.equal((await server.get(b.owner.key, `/v1/pipelines/${created.body.id}`)).status, 404);
-    assert.equal((await server.put(b.owner.key, `/v1/pipelines/${created.body.id}`, { name: 'Mine' })).status, 404);
+    assert.equal(
+      (await server.put(b.owner.key, `/v1/pipelines/${created.body.id}`, { name: 'Mine' })).status,
+      404,
+    );
     assert.equal((await server.del(b.owner.key, `/v1/pipelines/${created.body.id}`)).status, 404);
     assert.equal((await server.get(b.owner.key, '/v1/pipelines')).body._metadata.total, 0);
   });

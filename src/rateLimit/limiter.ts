@@ -3,8 +3,15 @@ import type { AppContext } from '../context.js';
 import { systemClock } from '../time.js';
 import { LimitTable, type StoredOverride, type Tier, WINDOW_SECONDS } from './limits.js';
 import { loadOverrides } from './overrides.js';
-import { presentUsage } from './report.js';
-import { DbUsageStore, HOUR_MS, hourStart, RedisUsageStore, UsageCounter, type UsageStore } from './usage.js';
+import { presentHourlyUsage, presentUsage } from './report.js';
+import {
+  DbUsageStore,
+  HOUR_MS,
+  hourStart,
+  RedisUsageStore,
+  UsageCounter,
+  type UsageStore,
+} from './usage.js';
 import { connectRedis, RedisWindowStore, waitUntilReady } from './redis-window.js';
 import { MemoryWindowStore, type WindowStore } from './window.js';
 
@@ -43,7 +50,8 @@ export class RateLimiter {
     let usageStore: UsageStore;
     if (ctx.config.redisUrl) {
       redis = connectRedis(ctx.config.redisUrl, ctx.log);
-      if (!(await waitUntilReady(redis, 2000))) ctx.log.warn('redis not reachable at start-up: rate limits fail open until it answers');
+      if (!(await waitUntilReady(redis, 2000)))
+        ctx.log.warn('redis not reachable at start-up: rate limits fail open until it answers');
       // Production takes the time from Redis so that every instance agrees; an injected clock (tests) wins.
       store = new RedisWindowStore(redis, ctx.log, ctx.clock === systemClock);
       usageStore = new RedisUsageStore(redis);
@@ -51,7 +59,15 @@ export class RateLimiter {
       store = new MemoryWindowStore();
       usageStore = new DbUsageStore(ctx.db);
     }
-    const limiter = new RateLimiter(ctx, enforced, store, new UsageCounter(), usageStore, redis, await loadOverrides(ctx.db));
+    const limiter = new RateLimiter(
+      ctx,
+      enforced,
+      store,
+      new UsageCounter(),
+      usageStore,
+      redis,
+      await loadOverrides(ctx.db),
+    );
     return limiter;
   }
 
@@ -98,13 +114,20 @@ export class RateLimiter {
         await this.usageStore.add(rows);
       } catch (err) {
         this.usage.restore(rows);
-        this.ctx.log.warn({ err: (err as Error).message, rows: rows.length }, 'could not write rate limit usage; kept for the next flush');
+        this.ctx.log.warn(
+          { err: (err as Error).message, rows: rows.length },
+          'could not write rate limit usage; kept for the next flush',
+        );
       }
     });
     return this.flushing;
   }
 
-  describeLimits(system: string): { enforced: boolean; window: number; limits: Record<Tier, Record<string, number | null>> } {
+  describeLimits(system: string): {
+    enforced: boolean;
+    window: number;
+    limits: Record<Tier, Record<string, number | null>>;
+  } {
     return { enforced: this.enforced, window: WINDOW_SECONDS, limits: this.table.describe(system) };
   }
 
@@ -115,6 +138,15 @@ export class RateLimiter {
     const fromHour = hourStart(now) - 23 * HOUR_MS;
     const rows = await this.usageStore.read(system, fromHour, hourStart(now));
     return presentUsage(system, rows, fromHour, now, this.describeLimits(system));
+  }
+
+  /** Hour by hour, for the admin area's chart: the current hour and the `hours - 1` before it. */
+  async hourlyUsage(system: string, hours: number) {
+    await this.flush();
+    const now = this.ctx.clock.now();
+    const fromHour = hourStart(now) - (hours - 1) * HOUR_MS;
+    const rows = await this.usageStore.read(system, fromHour, hourStart(now));
+    return presentHourlyUsage(system, rows, fromHour, hours, now, this.describeLimits(system));
   }
 
   async close(): Promise<void> {

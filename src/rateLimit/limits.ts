@@ -1,7 +1,14 @@
 import type { RateLimitOverrides } from '../config.js';
 
 /** Rate-limit contexts; every /v1 endpoint belongs to exactly one. Index order is used by the hot path. */
-export const CONTEXTS = ['global', 'POST.events', 'events', 'PUT.people', 'notes', 'PUT.notes'] as const;
+export const CONTEXTS = [
+  'global',
+  'POST.events',
+  'events',
+  'PUT.people',
+  'notes',
+  'PUT.notes',
+] as const;
 export type ContextName = (typeof CONTEXTS)[number];
 
 export const GLOBAL = 0;
@@ -24,7 +31,13 @@ export type LimitRow = (number | null)[];
 /** The interface's defaults (part 8). `notes` exists only with a key, `PUT.notes` only without. */
 export const DEFAULT_LIMITS: Record<Tier, Partial<Record<ContextName, number | null>>> = {
   withSystemKey: { global: 250, 'POST.events': null, events: 20, 'PUT.people': 25, notes: 10 },
-  withoutSystemKey: { global: 125, 'POST.events': null, events: 10, 'PUT.people': 25, 'PUT.notes': 10 },
+  withoutSystemKey: {
+    global: 125,
+    'POST.events': null,
+    events: 10,
+    'PUT.people': 25,
+    'PUT.notes': 10,
+  },
 };
 
 /** The contexts that exist in a tier (the two tables of the interface). */
@@ -41,7 +54,9 @@ export function isTier(value: string): value is Tier {
 }
 
 function segmentIs(url: string, prefix: string): boolean {
-  return url.length === prefix.length ? url === prefix : url.startsWith(prefix) && url.charCodeAt(prefix.length) === 47 /* / */;
+  return url.length === prefix.length
+    ? url === prefix
+    : url.startsWith(prefix) && url.charCodeAt(prefix.length) === 47; /* / */
 }
 
 /**
@@ -71,7 +86,10 @@ export interface StoredOverride {
   limit: number | null;
 }
 
-function rowFrom(values: Partial<Record<string, number | null>> | undefined, base: LimitRow): LimitRow {
+function rowFrom(
+  values: Partial<Record<string, number | null>> | undefined,
+  base: LimitRow,
+): LimitRow {
   const row = base.slice();
   if (!values) return row;
   for (const [name, limit] of Object.entries(values)) {
@@ -101,19 +119,35 @@ export class LimitTable {
   constructor(file: RateLimitOverrides | null, stored: StoredOverride[] = []) {
     const tierRow = (tier: Tier): LimitRow => {
       let row = rowFrom(file?.[tier], defaultsRow(tier));
-      row = rowFrom(Object.fromEntries(stored.filter((o) => !o.system && !o.tier).map((o) => [o.context, o.limit])), row);
-      return rowFrom(Object.fromEntries(stored.filter((o) => !o.system && o.tier === tier).map((o) => [o.context, o.limit])), row);
+      row = rowFrom(
+        Object.fromEntries(
+          stored.filter((o) => !o.system && !o.tier).map((o) => [o.context, o.limit]),
+        ),
+        row,
+      );
+      return rowFrom(
+        Object.fromEntries(
+          stored.filter((o) => !o.system && o.tier === tier).map((o) => [o.context, o.limit]),
+        ),
+        row,
+      );
     };
     this.tiers = [tierRow('withSystemKey'), tierRow('withoutSystemKey')];
-    const names = new Set([...Object.keys(file?.systems ?? {}), ...stored.filter((o) => o.system).map((o) => o.system)]);
+    const names = new Set([
+      ...Object.keys(file?.systems ?? {}),
+      ...stored.filter((o) => o.system).map((o) => o.system),
+    ]);
     for (const name of names) {
       const mine = stored.filter((o) => o.system === name);
-      const pick = (tier: string) => Object.fromEntries(mine.filter((o) => o.tier === tier).map((o) => [o.context, o.limit]));
+      const pick = (tier: string) =>
+        Object.fromEntries(mine.filter((o) => o.tier === tier).map((o) => [o.context, o.limit]));
       let withKey = rowFrom(file?.systems?.[name], this.tiers[0]);
       withKey = rowFrom(pick(''), withKey);
       withKey = rowFrom(pick('withSystemKey'), withKey);
       const withoutValues = pick('withoutSystemKey');
-      const without = Object.keys(withoutValues).length ? rowFrom(withoutValues, this.tiers[1]) : null;
+      const without = Object.keys(withoutValues).length
+        ? rowFrom(withoutValues, this.tiers[1])
+        : null;
       this.systems.set(name, [withKey, without]);
     }
   }

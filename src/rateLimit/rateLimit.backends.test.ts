@@ -54,13 +54,28 @@ describe('rate limits: backends constructed explicitly', () => {
   });
 
   it('limit table: system overrides apply with the key only; CLI overrides beat the file', () => {
-    const table = new LimitTable({ withSystemKey: { global: 300 }, systems: { Zillow: { global: 1000 } } }, [
-      { system: '', tier: 'withoutSystemKey', context: 'events', limit: 5 },
-      { system: 'Zillow', tier: '', context: 'events', limit: 50 },
-      { system: '', tier: '', context: 'global', limit: 400 },
-    ]);
-    assert.deepEqual(table.describe('Zillow').withSystemKey, { global: 1000, 'POST.events': null, events: 50, 'PUT.people': 25, notes: 10 });
-    assert.deepEqual(table.describe('Zillow').withoutSystemKey, { global: 400, 'POST.events': null, events: 5, 'PUT.people': 25, 'PUT.notes': 10 });
+    const table = new LimitTable(
+      { withSystemKey: { global: 300 }, systems: { Zillow: { global: 1000 } } },
+      [
+        { system: '', tier: 'withoutSystemKey', context: 'events', limit: 5 },
+        { system: 'Zillow', tier: '', context: 'events', limit: 50 },
+        { system: '', tier: '', context: 'global', limit: 400 },
+      ],
+    );
+    assert.deepEqual(table.describe('Zillow').withSystemKey, {
+      global: 1000,
+      'POST.events': null,
+      events: 50,
+      'PUT.people': 25,
+      notes: 10,
+    });
+    assert.deepEqual(table.describe('Zillow').withoutSystemKey, {
+      global: 400,
+      'POST.events': null,
+      events: 5,
+      'PUT.people': 25,
+      'PUT.notes': 10,
+    });
     assert.equal(table.describe('Other').withSystemKey.global, 400);
   });
 
@@ -89,15 +104,28 @@ describe('rate limits: Redis shared by two instances, and Redis going away', () 
   it('two instances share one window', async (t) => {
     if (!reachable) return t.skip('no Redis at ' + REDIS_URL);
     const env = { HEARTH_RATE_LIMITS: '', REDIS_URL };
-    const one = await startServer({ env });
-    const two = await startServer({ env });
+    // One instant for both instances: on a loaded machine twenty requests can outlast the window,
+    // and the counts this test reads would then recover as it slides.
+    const instant = Date.now();
+    const clock = { now: () => instant };
+    const one = await startServer({ env, clock });
+    const two = await startServer({ env, clock });
     try {
       // Both use their own SQLite file: register the same system in both.
       const key1 = (await one.newAccount()).owner.key;
       const key2 = (await two.newAccount()).owner.key;
       const system = await one.newSystem('Shared');
       if (!process.env.TEST_DATABASE_URL) {
-        await two.ctx.db.insertInto('systems').values(await one.ctx.db.selectFrom('systems').select(['name', 'key_hash', 'created_at']).where('name', '=', system.name).executeTakeFirstOrThrow()).execute();
+        await two.ctx.db
+          .insertInto('systems')
+          .values(
+            await one.ctx.db
+              .selectFrom('systems')
+              .select(['name', 'key_hash', 'created_at'])
+              .where('name', '=', system.name)
+              .executeTakeFirstOrThrow(),
+          )
+          .execute();
       }
       assert.equal(one.app!.rateLimiter.store.name, 'redis');
       const seen: number[] = [];
@@ -107,7 +135,10 @@ describe('rate limits: Redis shared by two instances, and Redis going away', () 
         assert.equal(res.status, 200, res.text);
         seen.push(Number(res.headers['x-ratelimit-remaining']));
       }
-      assert.deepEqual(seen, Array.from({ length: 20 }, (_, i) => 19 - i));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 20 }, (_, i) => 19 - i),
+      );
       const refused = await two.get(key2, '/v1/events', sys(system));
       assert.equal(refused.status, 429);
       assert.match(String(refused.headers['retry-after']), /^([1-9]|10)$/);
@@ -121,7 +152,9 @@ describe('rate limits: Redis shared by two instances, and Redis going away', () 
     if (!reachable) return t.skip('no Redis at ' + REDIS_URL);
     let proxy = await redisProxy();
     const port = proxy.port;
-    const server: TestServer = await startServer({ env: { HEARTH_RATE_LIMITS: '', REDIS_URL: `redis://127.0.0.1:${port}` } });
+    const server: TestServer = await startServer({
+      env: { HEARTH_RATE_LIMITS: '', REDIS_URL: `redis://127.0.0.1:${port}` },
+    });
     try {
       const key = (await server.newAccount()).owner.key;
       const system = await server.newSystem('Flaky');
@@ -155,7 +188,9 @@ describe('rate limits: Redis shared by two instances, and Redis going away', () 
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const server = await startServer({ env: { HEARTH_RATE_LIMITS: '', REDIS_URL: `redis://127.0.0.1:${port}` } });
+    const server = await startServer({
+      env: { HEARTH_RATE_LIMITS: '', REDIS_URL: `redis://127.0.0.1:${port}` },
+    });
     try {
       const key = (await server.newAccount()).owner.key;
       const res = await server.get(key, '/v1/users');

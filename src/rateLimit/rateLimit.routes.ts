@@ -1,14 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { RouteOptions } from '../routes.js';
-import type { Api } from '../http/route-types.js';
+import type { Api, RouteOptions } from '../http/route-types.js';
 import { unauthorized } from '../http/errors.js';
 import { responses } from '../http/schemas.js';
 import { Nullable } from '../http/schemas.js';
 
 const tags = ['rateLimit'];
 
-const SystemQuery = Type.Object({ system: Type.Optional(Type.String()) }, { additionalProperties: false });
+const SystemQuery = Type.Object(
+  { system: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
 const TierLimits = Type.Record(Type.String(), Nullable(Type.Integer()), {
   description: 'limit per context for 10 seconds; null: unlimited (counted, never refused)',
@@ -43,7 +45,9 @@ const Usage = Type.Object({
 /** These endpoints authenticate with X-System + X-System-Key only and report on that system alone. */
 function verifiedSystem(request: FastifyRequest): string {
   if (!request.system.name || !request.system.verified) {
-    throw unauthorized('Send X-System and a valid X-System-Key: rate limit usage is reported to the registered system only');
+    throw unauthorized(
+      'Send X-System and a valid X-System-Key: rate limit usage is reported to the registered system only',
+    );
   }
   return request.system.name;
 }
@@ -52,22 +56,37 @@ export const rateLimitRoutes: FastifyPluginAsync<RouteOptions> = async (instance
   const app = instance as unknown as Api;
   const limiter = instance.rateLimiter;
 
-  app.get('/v1/rateLimit/usage', {
-    config: { auth: 'system' },
-    schema: {
-      tags,
-      summary: "24-hour rolling usage of the caller's system, per context, with the limits in force",
-      security: [],
-      querystring: SystemQuery,
-      response: responses({ 200: Usage }),
+  app.get(
+    '/v1/rateLimit/usage',
+    {
+      config: { auth: 'system' },
+      schema: {
+        tags,
+        summary:
+          "24-hour rolling usage of the caller's system, per context, with the limits in force",
+        security: [],
+        querystring: SystemQuery,
+        response: responses({ 200: Usage }),
+      },
     },
-  }, async (request) => limiter.usageReport(verifiedSystem(request)));
+    async (request) => limiter.usageReport(verifiedSystem(request)),
+  );
 
-  app.get('/v1/rateLimit/limits', {
-    config: { auth: 'system' },
-    schema: { tags, summary: "The limits in force for the caller's system", security: [], querystring: SystemQuery, response: responses({ 200: Limits }) },
-  }, async (request) => {
-    const system = verifiedSystem(request);
-    return { system, ...limiter.describeLimits(system) };
-  });
+  app.get(
+    '/v1/rateLimit/limits',
+    {
+      config: { auth: 'system' },
+      schema: {
+        tags,
+        summary: "The limits in force for the caller's system",
+        security: [],
+        querystring: SystemQuery,
+        response: responses({ 200: Limits }),
+      },
+    },
+    async (request) => {
+      const system = verifiedSystem(request);
+      return { system, ...limiter.describeLimits(system) };
+    },
+  );
 };

@@ -35,7 +35,8 @@ describe(`rate limits (${backend}): defaults, contexts and headers`, () => {
     server = await startServer({ env: { HEARTH_RATE_LIMITS: '' } });
     key = (await server.newAccount()).owner.key;
     system = await server.newSystem('Limits');
-    personId = (await server.post(key, '/v1/people', { firstName: 'Rate', lastName: 'Limited' })).body.id;
+    personId = (await server.post(key, '/v1/people', { firstName: 'Rate', lastName: 'Limited' }))
+      .body.id;
   });
   after(async () => server.close());
 
@@ -51,12 +52,25 @@ describe(`rate limits (${backend}): defaults, contexts and headers`, () => {
     expect(await server.get(key, `/v1/people/${personId}`, h), 'global', 250);
     expect(await server.get(key, '/v1/events', h), 'events', 20);
     expect(await server.get(key, `/v1/events/${personId}`, h), 'events', 20);
-    expect(await server.put(key, `/v1/people/${personId}`, { background: 'x' }, h), 'PUT.people', 25);
+    expect(
+      await server.put(key, `/v1/people/${personId}`, { background: 'x' }, h),
+      'PUT.people',
+      25,
+    );
     expect(await server.get(key, '/v1/notes', h), 'notes', 10);
     expect(await server.put(key, '/v1/notes/999999', { body: 'x' }, h), 'notes', 10);
-    const posted = await server.post(key, '/v1/events', { type: 'General Inquiry', person: { firstName: 'Lead' } }, h);
+    const posted = await server.post(
+      key,
+      '/v1/events',
+      { type: 'General Inquiry', person: { firstName: 'Lead' } },
+      h,
+    );
     assert.equal(posted.headers['x-ratelimit-context'], 'POST.events');
-    assert.equal(posted.headers['ratelimit-policy'], undefined, 'an unlimited context has no policy');
+    assert.equal(
+      posted.headers['ratelimit-policy'],
+      undefined,
+      'an unlimited context has no policy',
+    );
   });
 
   it('gives lower limits without a valid system key, and PUT.notes instead of notes', async () => {
@@ -95,7 +109,10 @@ describe(`rate limits (${backend}): exact sliding window with an injected clock`
   let key: string;
   const clock = movableClock();
   before(async () => {
-    const file = limitsFile({ withSystemKey: { global: 3, events: 2 }, withoutSystemKey: { global: 2 } });
+    const file = limitsFile({
+      withSystemKey: { global: 3, events: 2 },
+      withoutSystemKey: { global: 2 },
+    });
     server = await startServer({ env: { HEARTH_RATE_LIMITS: file }, clock });
     key = (await server.newAccount()).owner.key;
   });
@@ -122,7 +139,11 @@ describe(`rate limits (${backend}): exact sliding window with an injected clock`
     const freed = await at(10_000);
     assert.equal(freed.status, 200, 'the request at 0 left the window');
     assert.equal(freed.headers['x-ratelimit-remaining'], '0');
-    assert.equal((await at(10_500)).status, 429, 'refused requests did not take slots, allowed ones still do');
+    assert.equal(
+      (await at(10_500)).status,
+      429,
+      'refused requests did not take slots, allowed ones still do',
+    );
     assert.equal((await at(11_000)).status, 200);
   });
 
@@ -130,25 +151,43 @@ describe(`rate limits (${backend}): exact sliding window with an injected clock`
     clock.set(T0 + 100_000);
     const a = await server.newSystem('A');
     const b = await server.newSystem('B');
-    for (let i = 0; i < 2; i++) assert.equal((await server.get(key, '/v1/events', sys(a))).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await server.get(key, '/v1/events', sys(a))).status, 200);
     assert.equal((await server.get(key, '/v1/events', sys(a))).status, 429);
-    assert.equal((await server.get(key, '/v1/users', sys(a))).status, 200, 'global is another window');
+    assert.equal(
+      (await server.get(key, '/v1/users', sys(a))).status,
+      200,
+      'global is another window',
+    );
     assert.equal((await server.get(key, '/v1/events', sys(b))).status, 200, 'another system');
     const spoof = { 'x-system': a.name };
-    assert.equal((await server.get(key, '/v1/users', spoof)).status, 200, 'a claimed name without key does not drain the real system');
+    assert.equal(
+      (await server.get(key, '/v1/users', spoof)).status,
+      200,
+      'a claimed name without key does not drain the real system',
+    );
     assert.equal((await server.get(key, '/v1/users', spoof)).status, 200);
     assert.equal((await server.get(key, '/v1/users', spoof)).status, 429);
     const other = (await server.newAccount()).owner.key;
     const noSystemA = await server.get(key, '/v1/users');
     const noSystemB = await server.get(other, '/v1/users');
-    assert.equal(noSystemA.headers['x-ratelimit-remaining'], noSystemB.headers['x-ratelimit-remaining'], 'one bucket per API key');
+    assert.equal(
+      noSystemA.headers['x-ratelimit-remaining'],
+      noSystemB.headers['x-ratelimit-remaining'],
+      'one bucket per API key',
+    );
   });
 
   it('never refuses POST.events and counts it', async () => {
     clock.set(T0 + 200_000);
     const h = sys(await server.newSystem('Leads'));
     for (let i = 0; i < 6; i++) {
-      const res = await server.post(key, '/v1/events', { type: 'Registration', person: { emails: [{ value: `${unique('lead')}@example.com` }] } }, h);
+      const res = await server.post(
+        key,
+        '/v1/events',
+        { type: 'Registration', person: { emails: [{ value: `${unique('lead')}@example.com` }] } },
+        h,
+      );
       assert.notEqual(res.status, 429);
       assert.equal(res.headers['x-ratelimit-context'], 'POST.events');
     }
@@ -158,7 +197,10 @@ describe(`rate limits (${backend}): exact sliding window with an injected clock`
 describe(`rate limits (${backend}): usage and limits endpoints`, () => {
   const clock = movableClock(T0);
   const dbFile = path.join(dir, `${unique('usage')}.db`);
-  const env = { HEARTH_RATE_LIMITS: limitsFile({ withSystemKey: { global: 3 }, systems: {} }), DATABASE_URL: process.env.TEST_DATABASE_URL || `sqlite:${dbFile}` };
+  const env = {
+    HEARTH_RATE_LIMITS: limitsFile({ withSystemKey: { global: 3 }, systems: {} }),
+    DATABASE_URL: process.env.TEST_DATABASE_URL || `sqlite:${dbFile}`,
+  };
   let server: TestServer;
   let key: string;
   let system: { name: string; key: string };
@@ -171,7 +213,14 @@ describe(`rate limits (${backend}): usage and limits endpoints`, () => {
 
   it('refuses callers without a valid system key', async () => {
     assert.equal((await server.get(key, '/v1/rateLimit/usage')).status, 401);
-    assert.equal((await server.call('GET', '/v1/rateLimit/limits', { headers: { 'x-system': system.name, 'x-system-key': 'nope' } })).status, 401);
+    assert.equal(
+      (
+        await server.call('GET', '/v1/rateLimit/limits', {
+          headers: { 'x-system': system.name, 'x-system-key': 'nope' },
+        })
+      ).status,
+      401,
+    );
   });
 
   it('reports the limits in force for the caller', async () => {
@@ -179,7 +228,13 @@ describe(`rate limits (${backend}): usage and limits endpoints`, () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.system, system.name);
     assert.equal(res.body.window, 10);
-    assert.deepEqual(res.body.limits.withSystemKey, { global: 3, 'POST.events': null, events: 20, 'PUT.people': 25, notes: 10 });
+    assert.deepEqual(res.body.limits.withSystemKey, {
+      global: 3,
+      'POST.events': null,
+      events: 20,
+      'PUT.people': 25,
+      notes: 10,
+    });
     assert.equal(res.body.limits.withoutSystemKey['PUT.notes'], 10);
   });
 
@@ -203,7 +258,13 @@ describe(`rate limits (${backend}): usage and limits endpoints`, () => {
     assert.equal(global.totalRequests, 9);
     assert.equal(global.rateLimitedRequests, 2);
     const events = res.body.contexts.find((c: { context: string }) => c.context === 'events');
-    assert.deepEqual(events, { context: 'events', totalRequests: 1, rateLimitedRequests: 0, percentRateLimited: 0, peakHour: { hour: '2030-01-15T10:00:00Z', requests: 1 } });
+    assert.deepEqual(events, {
+      context: 'events',
+      totalRequests: 1,
+      rateLimitedRequests: 0,
+      percentRateLimited: 0,
+      peakHour: { hour: '2030-01-15T10:00:00Z', requests: 1 },
+    });
     assert.equal(res.body.limits.withSystemKey.global, 3);
 
     await server.close();
@@ -216,25 +277,48 @@ describe(`rate limits (${backend}): usage and limits endpoints`, () => {
 
     clock.set(T0 + 30 * 3_600_000);
     const later = await server.call('GET', '/v1/rateLimit/usage', { headers: sys(system) });
-    assert.equal(later.body.totalRequests, 1, 'the 24-hour window rolled past the burst: only this report');
+    assert.equal(
+      later.body.totalRequests,
+      1,
+      'the 24-hour window rolled past the burst: only this report',
+    );
     assert.deepEqual(later.body.peakHour, { hour: '2030-01-16T15:00:00Z', requests: 1 });
   });
 
   it('applies an operator override stored with set-rate-limit', async () => {
     clock.set(T0 + 40 * 3_600_000);
     const mine = await server.newSystem('Override');
-    const result = await setRateLimit(server.ctx.db, { context: 'global', limit: '1', system: mine.name });
-    assert.deepEqual(result, { rateLimit: { context: 'global', limit: 1, system: mine.name, tier: null } });
+    const result = await setRateLimit(server.ctx.db, {
+      context: 'global',
+      limit: '1',
+      system: mine.name,
+    });
+    assert.deepEqual(result, {
+      rateLimit: { context: 'global', limit: 1, system: mine.name, tier: null },
+    });
     await server.app!.rateLimiter.refreshOverrides();
     assert.equal((await server.get(key, '/v1/users', sys(mine))).headers['x-ratelimit-limit'], '1');
     assert.equal((await server.get(key, '/v1/users', sys(mine))).status, 429);
-    assert.equal((await server.get(key, '/v1/users', { 'x-system': mine.name })).headers['x-ratelimit-limit'], '125', 'without the key: tier default');
+    assert.equal(
+      (await server.get(key, '/v1/users', { 'x-system': mine.name })).headers['x-ratelimit-limit'],
+      '125',
+      'without the key: tier default',
+    );
     await setRateLimit(server.ctx.db, { context: 'global', limit: 'default', system: mine.name });
     await server.app!.rateLimiter.refreshOverrides();
     assert.equal((await server.get(key, '/v1/users', sys(mine))).headers['x-ratelimit-limit'], '3');
-    await assert.rejects(setRateLimit(server.ctx.db, { context: 'nope', limit: '1' }), RateLimitCommandError);
-    await assert.rejects(setRateLimit(server.ctx.db, { context: 'global', limit: '-1' }), RateLimitCommandError);
-    await assert.rejects(setRateLimit(server.ctx.db, { context: 'global', limit: '5', tier: 'gold' }), RateLimitCommandError);
+    await assert.rejects(
+      setRateLimit(server.ctx.db, { context: 'nope', limit: '1' }),
+      RateLimitCommandError,
+    );
+    await assert.rejects(
+      setRateLimit(server.ctx.db, { context: 'global', limit: '-1' }),
+      RateLimitCommandError,
+    );
+    await assert.rejects(
+      setRateLimit(server.ctx.db, { context: 'global', limit: '5', tier: 'gold' }),
+      RateLimitCommandError,
+    );
   });
 });
 

@@ -39,7 +39,14 @@ return {allowed, count, oldest, now}
 type WindowReply = [number, number, number, number];
 
 interface HearthRedis extends Redis {
-  hearthWindow(key: string, now: number, win: number, limit: number, member: string, record: string): Promise<WindowReply>;
+  hearthWindow(
+    key: string,
+    now: number,
+    win: number,
+    limit: number,
+    member: string,
+    record: string,
+  ): Promise<WindowReply>;
 }
 
 /** ioredis settings that never let a request wait on an unreachable Redis. */
@@ -57,7 +64,10 @@ export function connectRedis(url: string, log: FastifyBaseLogger): Redis {
     // ioredis emits an error for every failed reconnect attempt; one line a minute is enough.
     if (Date.now() - lastLog > 60_000) {
       lastLog = Date.now();
-      log.warn({ err: err.message }, 'redis connection error (rate limits fail open until it returns)');
+      log.warn(
+        { err: err.message },
+        'redis connection error (rate limits fail open until it returns)',
+      );
     }
   });
   return client;
@@ -112,7 +122,15 @@ export class RedisWindowStore implements WindowStore {
     return `${this.prefix}${kind}:${context}:${id}`;
   }
 
-  private async run(kind: number, id: string, context: number, limit: number, now: number, out: Decision, record: boolean): Promise<void> {
+  private async run(
+    kind: number,
+    id: string,
+    context: number,
+    limit: number,
+    now: number,
+    out: Decision,
+    record: boolean,
+  ): Promise<void> {
     try {
       const [allowed, count, oldest, at] = await this.client.hearthWindow(
         this.key(kind, id, context),
@@ -135,7 +153,10 @@ export class RedisWindowStore implements WindowStore {
       const wallClock = Date.now();
       if (wallClock - this.lastWarning > 30_000) {
         this.lastWarning = wallClock;
-        this.log.warn({ err: (err as Error).message, failOpen: this.stats.failOpen }, 'rate limit check failed: redis unreachable, request allowed (fail open)');
+        this.log.warn(
+          { err: (err as Error).message, failOpen: this.stats.failOpen },
+          'rate limit check failed: redis unreachable, request allowed (fail open)',
+        );
       }
       out.allowed = true;
       out.remaining = limit > 0 ? limit - 1 : 0;
@@ -143,11 +164,25 @@ export class RedisWindowStore implements WindowStore {
     }
   }
 
-  hit(kind: number, id: string, context: number, limit: number, now: number, out: Decision): Promise<void> {
+  hit(
+    kind: number,
+    id: string,
+    context: number,
+    limit: number,
+    now: number,
+    out: Decision,
+  ): Promise<void> {
     return this.run(kind, id, context, limit, now, out, true);
   }
 
-  peek(kind: number, id: string, context: number, limit: number, now: number, out: Decision): Promise<void> {
+  peek(
+    kind: number,
+    id: string,
+    context: number,
+    limit: number,
+    now: number,
+    out: Decision,
+  ): Promise<void> {
     return this.run(kind, id, context, limit, now, out, false);
   }
 

@@ -59,7 +59,8 @@ export class UsageCounter {
         for (let c = 0; c < CONTEXTS.length; c++) {
           const total = counts[c * 2];
           const limited = counts[c * 2 + 1];
-          if (total > 0 || limited > 0) rows.push({ system, context: CONTEXTS[c], hour: iso, total, limited });
+          if (total > 0 || limited > 0)
+            rows.push({ system, context: CONTEXTS[c], hour: iso, total, limited });
         }
       }
     }
@@ -134,7 +135,10 @@ export class DbUsageStore implements UsageStore {
   }
 
   async prune(beforeHour: number): Promise<void> {
-    await this.db.deleteFrom('rate_limit_usage').where('hour', '<', isoSeconds(beforeHour)).execute();
+    await this.db
+      .deleteFrom('rate_limit_usage')
+      .where('hour', '<', isoSeconds(beforeHour))
+      .execute();
   }
 }
 

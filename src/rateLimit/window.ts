@@ -21,9 +21,23 @@ export interface WindowStore {
    * Exact sliding window: allowed iff fewer than `limit` requests were allowed in the preceding
    * WINDOW_MS (timestamps t with now - WINDOW_MS < t <= now); an allowed request is recorded.
    */
-  hit(kind: number, id: string, context: number, limit: number, now: number, out: Decision): void | Promise<void>;
+  hit(
+    kind: number,
+    id: string,
+    context: number,
+    limit: number,
+    now: number,
+    out: Decision,
+  ): void | Promise<void>;
   /** Reads the window without recording anything (for responses refused before the limiter ran). */
-  peek(kind: number, id: string, context: number, limit: number, now: number, out: Decision): void | Promise<void>;
+  peek(
+    kind: number,
+    id: string,
+    context: number,
+    limit: number,
+    now: number,
+    out: Decision,
+  ): void | Promise<void>;
   /** Forgets buckets idle for a whole window. */
   sweep(now: number): void;
   close(): Promise<void>;
@@ -59,7 +73,8 @@ class Ring {
   push(at: number): void {
     if (this.count === this.times.length) {
       const bigger = new Float64Array(this.times.length * 2);
-      for (let i = 0; i < this.count; i++) bigger[i] = this.times[(this.head + i) % this.times.length];
+      for (let i = 0; i < this.count; i++)
+        bigger[i] = this.times[(this.head + i) % this.times.length];
       this.times = bigger;
       this.head = 0;
     }
@@ -68,7 +83,13 @@ class Ring {
   }
 }
 
-function fill(ring: Ring | undefined, limit: number, now: number, out: Decision, allowed: boolean): void {
+function fill(
+  ring: Ring | undefined,
+  limit: number,
+  now: number,
+  out: Decision,
+  allowed: boolean,
+): void {
   out.allowed = allowed;
   const count = ring ? ring.count : 0;
   out.remaining = limit > count ? limit - count : 0;
@@ -112,7 +133,8 @@ export class MemoryWindowStore implements WindowStore {
     const edge = now - WINDOW_MS;
     for (const map of this.buckets) {
       for (const [id, rings] of map) {
-        if (rings.every((ring) => ring === undefined || ring.count === 0 || ring.newest() <= edge)) map.delete(id);
+        if (rings.every((ring) => ring === undefined || ring.count === 0 || ring.newest() <= edge))
+          map.delete(id);
       }
     }
   }

@@ -19,15 +19,28 @@ export interface ResolvedRef {
 }
 
 export function resolveRefType(refType: string): { name: string; path: string } {
-  const kind = Object.hasOwn(REF_TYPES, refType.toLowerCase()) ? REF_TYPES[refType.toLowerCase()] : undefined;
+  const kind = Object.hasOwn(REF_TYPES, refType.toLowerCase())
+    ? REF_TYPES[refType.toLowerCase()]
+    : undefined;
   if (!kind) throw badRequest(`Unknown refType '${refType}'; supported: Note`);
   return kind;
 }
 
 /** Checks that the referenced record exists and the caller may see it (404 otherwise). */
-export async function resolveRef(db: DbOrTrx, auth: AuthUser, publicUrl: string, refType: string, refId: number): Promise<ResolvedRef> {
+export async function resolveRef(
+  db: DbOrTrx,
+  auth: AuthUser,
+  publicUrl: string,
+  refType: string,
+  refId: number,
+): Promise<ResolvedRef> {
   const kind = resolveRefType(refType);
   const note = await findVisibleNote(db, auth, refId);
   if (!note) throw notFound(`${kind.name} ${refId}`);
-  return { refType: kind.name, refId, noteId: note.id, data: { refType: kind.name, refId, refUri: refUri(publicUrl, kind.path, refId) } };
+  return {
+    refType: kind.name,
+    refId,
+    noteId: note.id,
+    data: { refType: kind.name, refId, refUri: refUri(publicUrl, kind.path, refId) },
+  };
 }

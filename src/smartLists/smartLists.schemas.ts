@@ -4,7 +4,15 @@ import { PageQuery } from '../http/pagination.js';
 import { PeopleListQuery } from '../people/people.schemas.js';
 
 /** Keys of GET /v1/people that page, shape or identify rather than filter: a smart list saves none of them. */
-export const NOT_FILTERS = ['limit', 'offset', 'next', 'id', 'fields', 'system', 'smartListId'] as const;
+export const NOT_FILTERS = [
+  'limit',
+  'offset',
+  'next',
+  'id',
+  'fields',
+  'system',
+  'smartListId',
+] as const;
 
 /**
  * The filters a smart list saves: exactly those GET /v1/people accepts (derived from its query
@@ -31,7 +39,12 @@ const fields = {
 };
 
 export const SmartListCreateBody = Type.Object(
-  { name: fields.name, filters: Type.Optional(fields.filters), isShared: Type.Optional(fields.isShared), ...SystemField },
+  {
+    name: fields.name,
+    filters: Type.Optional(fields.filters),
+    isShared: Type.Optional(fields.isShared),
+    ...SystemField,
+  },
   { additionalProperties: false },
 );
 
@@ -49,9 +62,13 @@ export const SmartListListQuery = Type.Object(
   {
     ...PageQuery,
     name: Type.Optional(Type.String({ description: 'Substring of the name, case-insensitive' })),
-    userId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only lists owned by this user' })),
+    userId: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only lists owned by this user' }),
+    ),
     isShared: Type.Optional(Bool()),
-    sort: Type.Optional(Type.String({ description: 'id, name, created or updated; -field for descending' })),
+    sort: Type.Optional(
+      Type.String({ description: 'id, name, created or updated; -field for descending' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

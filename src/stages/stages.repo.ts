@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { canSeePerson } from '../people/people.access.js';
+import { canSeePerson } from '../access/visibility.js';
 
 export interface StageRow {
   id: number;
@@ -31,8 +31,13 @@ export function stagesQuery(db: DbOrTrx, auth: AuthUser) {
     .where('stages.account_id', '=', auth.accountId);
 }
 
-export async function findStage(db: DbOrTrx, auth: AuthUser, id: number): Promise<StageRow | undefined> {
-  return (await stagesQuery(db, auth).where('stages.id', '=', id).executeTakeFirst()) as StageRow | undefined;
+export async function findStage(
+  db: DbOrTrx,
+  auth: AuthUser,
+  id: number,
+): Promise<StageRow | undefined> {
+  return (await stagesQuery(db, auth).where('stages.id', '=', id).executeTakeFirst()) as
+    StageRow | undefined;
 }
 
 export function presentStage(row: StageRow) {

@@ -1,13 +1,19 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { RouteOptions } from '../routes.js';
-import type { Api } from '../http/route-types.js';
-import { requireRole } from '../http/auth.js';
+import type { Api, RouteOptions } from '../http/route-types.js';
+import { Gate } from '../access/gates.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { IdParams, responses } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
 import { isoSeconds } from '../time.js';
-import { Stage, StageCreateBody, StageDeleteBody, StageDeleteQuery, StageListQuery, StageUpdateBody } from './stages.schemas.js';
+import {
+  Stage,
+  StageCreateBody,
+  StageDeleteBody,
+  StageDeleteQuery,
+  StageListQuery,
+  StageUpdateBody,
+} from './stages.schemas.js';
 import { findStage, presentStage, type StageRow, stagesQuery } from './stages.repo.js';
 import { createStage, deleteStage, updateStage } from './stages.service.js';
 
@@ -18,77 +24,127 @@ export const stagesRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
   const app = instance as unknown as Api;
   const { db, dialect } = ctx;
   const now = () => isoSeconds(ctx.clock.now());
-  const respond = async (request: FastifyRequest, id: number) => presentStage((await findStage(db, request.auth, id))!);
+  const respond = async (request: FastifyRequest, id: number) =>
+    presentStage((await findStage(db, request.auth, id))!);
 
-  app.get('/v1/stages', {
-    schema: { tags, summary: 'List stages (by orderWeight unless sort says otherwise)', querystring: StageListQuery, response: responses({ 200: ListEnvelope('stages', Stage) }) },
-  }, async (request) => {
-    const q = request.query;
-    let query = stagesQuery(db, request.auth);
-    if (q.name !== undefined) query = query.where('stages.name', '=', q.name);
-    const page = await paginate<StageRow>(request, {
-      collection: 'stages',
-      query,
-      page: readPage(q),
-      sort: readSort(q.sort ?? 'orderWeight', { orderWeight: 'stages.order_weight', name: 'stages.name' }, 'stages.id'),
-      idExpression: 'stages.id',
-      publicUrl: ctx.config.publicUrl,
-    });
-    return { _metadata: page.metadata, stages: page.rows.map(presentStage) };
-  });
-
-  app.get('/v1/stages/:id', {
-    schema: { tags, summary: 'Get a stage', params: IdParams, response: responses({ 200: Stage }) },
-  }, async (request) => {
-    const row = await findStage(db, request.auth, request.params.id);
-    if (!row) throw notFound(`Stage ${request.params.id}`);
-    return presentStage(row);
-  });
-
-  app.post('/v1/stages', {
-    schema: {
-      tags,
-      summary: 'Create a stage (Owner, Admin); the weights of all stages are recalculated',
-      body: StageCreateBody,
-      response: responses({ 201: Stage }),
+  app.get(
+    '/v1/stages',
+    {
+      schema: {
+        tags,
+        summary: 'List stages (by orderWeight unless sort says otherwise)',
+        querystring: StageListQuery,
+        response: responses({ 200: ListEnvelope('stages', Stage) }),
+      },
     },
-  }, async (request, reply) => {
-    requireRole(request, 'Owner', 'Admin');
-    const id = await db.transaction().execute((trx) => createStage(trx, dialect, request.auth.accountId, request.body, now()));
-    return reply.code(201).send(await respond(request, id));
-  });
-
-  app.put('/v1/stages/:id', {
-    schema: {
-      tags,
-      summary: 'Update a stage (Owner, Admin); a protected stage keeps its name; a new orderWeight renumbers the others',
-      params: IdParams,
-      body: StageUpdateBody,
-      response: responses({ 200: Stage }),
+    async (request) => {
+      const q = request.query;
+      let query = stagesQuery(db, request.auth);
+      if (q.name !== undefined) query = query.where('stages.name', '=', q.name);
+      const page = await paginate<StageRow>(request, {
+        collection: 'stages',
+        query,
+        page: readPage(q),
+        sort: readSort(
+          q.sort ?? 'orderWeight',
+          { orderWeight: 'stages.order_weight', name: 'stages.name' },
+          'stages.id',
+        ),
+        idExpression: 'stages.id',
+        publicUrl: ctx.config.publicUrl,
+      });
+      return { _metadata: page.metadata, stages: page.rows.map(presentStage) };
     },
-  }, async (request) => {
-    requireRole(request, 'Owner', 'Admin');
-    await db.transaction().execute((trx) => updateStage(trx, dialect, request.auth.accountId, request.params.id, request.body ?? {}, now()));
-    return respond(request, request.params.id);
-  });
+  );
 
-  app.delete('/v1/stages/:id', {
-    schema: {
-      tags,
-      summary: 'Delete a stage (Owner, Admin); its people move to assignStageId (query or body)',
-      params: IdParams,
-      querystring: StageDeleteQuery,
-      body: StageDeleteBody,
-      response: responses({ 204: Type.Null() }),
+  app.get(
+    '/v1/stages/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get a stage',
+        params: IdParams,
+        response: responses({ 200: Stage }),
+      },
     },
-  }, async (request, reply) => {
-    requireRole(request, 'Owner', 'Admin');
-    const fromQuery = request.query.assignStageId;
-    const fromBody = request.body?.assignStageId;
-    if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
-      throw badRequest('assignStageId differs between the query and the body; send it once');
-    }
-    await db.transaction().execute((trx) => deleteStage(trx, dialect, request.auth.accountId, request.params.id, fromQuery ?? fromBody, now()));
-    return reply.code(204).send(null);
-  });
+    async (request) => {
+      const row = await findStage(db, request.auth, request.params.id);
+      if (!row) throw notFound(`Stage ${request.params.id}`);
+      return presentStage(row);
+    },
+  );
+
+  app.post(
+    '/v1/stages',
+    {
+      config: { gate: Gate.admin },
+      schema: {
+        tags,
+        summary: 'Create a stage (Owner, Admin); the weights of all stages are recalculated',
+        body: StageCreateBody,
+        response: responses({ 201: Stage }),
+      },
+    },
+    async (request, reply) => {
+      const id = await createStage(db, dialect, request.auth.accountId, request.body, now());
+      return reply.code(201).send(await respond(request, id));
+    },
+  );
+
+  app.put(
+    '/v1/stages/:id',
+    {
+      config: { gate: Gate.admin },
+      schema: {
+        tags,
+        summary:
+          'Update a stage (Owner, Admin); a protected stage keeps its name; a new orderWeight renumbers the others',
+        params: IdParams,
+        body: StageUpdateBody,
+        response: responses({ 200: Stage }),
+      },
+    },
+    async (request) => {
+      await updateStage(
+        db,
+        dialect,
+        request.auth.accountId,
+        request.params.id,
+        request.body ?? {},
+        now(),
+      );
+      return respond(request, request.params.id);
+    },
+  );
+
+  app.delete(
+    '/v1/stages/:id',
+    {
+      config: { gate: Gate.admin },
+      schema: {
+        tags,
+        summary: 'Delete a stage (Owner, Admin); its people move to assignStageId (query or body)',
+        params: IdParams,
+        querystring: StageDeleteQuery,
+        body: StageDeleteBody,
+        response: responses({ 204: Type.Null() }),
+      },
+    },
+    async (request, reply) => {
+      const fromQuery = request.query.assignStageId;
+      const fromBody = request.body?.assignStageId;
+      if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
+        throw badRequest('assignStageId differs between the query and the body; send it once');
+      }
+      await deleteStage(
+        db,
+        dialect,
+        request.auth.accountId,
+        request.params.id,
+        fromQuery ?? fromBody,
+        now(),
+      );
+      return reply.code(204).send(null);
+    },
+  );
 };

@@ -29,7 +29,9 @@ export const StageListQuery = Type.Object(
   {
     ...PageQuery,
     name: Type.Optional(Type.String({ description: 'Exact stage name' })),
-    sort: Type.Optional(Type.String({ description: 'orderWeight (default), id or name; -field for descending' })),
+    sort: Type.Optional(
+      Type.String({ description: 'orderWeight (default), id or name; -field for descending' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -37,13 +39,21 @@ export const StageListQuery = Type.Object(
 
 export const StageDeleteQuery = Type.Object(
   {
-    assignStageId: Type.Optional(Type.Integer({ minimum: 1, description: 'Stage that receives the people of the deleted one' })),
+    assignStageId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Stage that receives the people of the deleted one',
+      }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
 
 export const StageDeleteBody = Type.Union([
-  Type.Object({ assignStageId: Type.Optional(Type.Integer({ minimum: 1 })), ...SystemField }, { additionalProperties: false }),
+  Type.Object(
+    { assignStageId: Type.Optional(Type.Integer({ minimum: 1 })), ...SystemField },
+    { additionalProperties: false },
+  ),
   Type.Null(),
 ]);

@@ -3,11 +3,15 @@ import type { DialectName } from '../db/dialect.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { emit } from '../webhooks/outbox.js';
 import { lockRow, movedIds, placeByWeight, type Weighted } from './weights.js';
+import { transactional } from '../db/transactional.js';
 
 /** People moved by a stage deletion are announced in batches of this many ids (interface rule 9). */
 export const PEOPLE_EVENT_BATCH = 100;
 
-async function siblings(trx: Trx, accountId: number): Promise<(Weighted & { name: string; is_protected: number })[]> {
+async function siblings(
+  trx: Trx,
+  accountId: number,
+): Promise<(Weighted & { name: string; is_protected: number })[]> {
   const rows = await trx
     .selectFrom('stages')
     .select(['id', 'order_weight', 'name', 'is_protected'])
@@ -15,25 +19,53 @@ async function siblings(trx: Trx, accountId: number): Promise<(Weighted & { name
     .orderBy('order_weight')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, weight: r.order_weight, name: r.name, is_protected: r.is_protected }));
+  return rows.map((r) => ({
+    id: r.id,
+    weight: r.order_weight,
+    name: r.name,
+    is_protected: r.is_protected,
+  }));
 }
 
-async function assertNameFree(trx: Trx, accountId: number, name: string, exceptId?: number): Promise<void> {
-  let query = trx.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', name);
+async function assertNameFree(
+  trx: Trx,
+  accountId: number,
+  name: string,
+  exceptId?: number,
+): Promise<void> {
+  let query = trx
+    .selectFrom('stages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('name', '=', name);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
   if (await query.executeTakeFirst()) throw conflict(`A stage named '${name}' already exists`);
 }
 
 /** Writes the renumbered weights of the other stages and fires stageUpdated for each that moved. */
-async function applyWeights(trx: Trx, accountId: number, before: Weighted[], weights: Map<number, number>, targetId: number, at: string) {
-  const moved = movedIds(before, weights, targetId).sort((a, b) => weights.get(a)! - weights.get(b)!);
+async function applyWeights(
+  trx: Trx,
+  accountId: number,
+  before: Weighted[],
+  weights: Map<number, number>,
+  targetId: number,
+  at: string,
+) {
+  const moved = movedIds(before, weights, targetId).sort(
+    (a, b) => weights.get(a)! - weights.get(b)!,
+  );
   for (const id of moved) {
-    await trx.updateTable('stages').set({ order_weight: weights.get(id)!, updated_at: at }).where('account_id', '=', accountId).where('id', '=', id).execute();
+    await trx
+      .updateTable('stages')
+      .set({ order_weight: weights.get(id)!, updated_at: at })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
   }
   for (const id of moved) await emit(trx, accountId, 'stageUpdated', [id]);
 }
 
-export async function createStage(
+async function createStageIn(
   trx: Trx,
   dialect: DialectName,
   accountId: number,
@@ -48,7 +80,14 @@ export async function createStage(
   const weights = placeByWeight(before, { id: 0, requested: input.orderWeight });
   const { id } = await trx
     .insertInto('stages')
-    .values({ account_id: accountId, name, order_weight: weights.get(0)!, is_protected: 0, created_at: at, updated_at: at })
+    .values({
+      account_id: accountId,
+      name,
+      order_weight: weights.get(0)!,
+      is_protected: 0,
+      created_at: at,
+      updated_at: at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await emit(trx, accountId, 'stageCreated', [id]);
@@ -56,7 +95,7 @@ export async function createStage(
   return id;
 }
 
-export async function updateStage(
+async function updateStageIn(
   trx: Trx,
   dialect: DialectName,
   accountId: number,
@@ -71,11 +110,15 @@ export async function updateStage(
   const name = input.name?.trim();
   const renamed = name !== undefined && name !== stage.name;
   if (renamed && stage.is_protected === 1) {
-    throw badRequest(`Stage '${stage.name}' is protected: its name cannot be changed`, [{ field: 'name', message: 'protected stage' }]);
+    throw badRequest(`Stage '${stage.name}' is protected: its name cannot be changed`, [
+      { field: 'name', message: 'protected stage' },
+    ]);
   }
   if (renamed) await assertNameFree(trx, accountId, name, id);
   const reweighed = input.orderWeight !== undefined && input.orderWeight !== stage.weight;
-  const weights = reweighed ? placeByWeight(before, { id, requested: input.orderWeight, previous: stage.weight }) : null;
+  const weights = reweighed
+    ? placeByWeight(before, { id, requested: input.orderWeight, previous: stage.weight })
+    : null;
   const weight = weights?.get(id) ?? stage.weight;
   if (!renamed && weight === stage.weight && !weights) return;
   if (renamed || weight !== stage.weight) {
@@ -95,7 +138,7 @@ export async function updateStage(
  * peopleUpdated and peopleStageUpdated for them as a stage change on PUT /v1/people does; the
  * definition's removal fires stageDeleted. The remaining weights are left as they are.
  */
-export async function deleteStage(
+async function deleteStageIn(
   trx: Trx,
   dialect: DialectName,
   accountId: number,
@@ -107,7 +150,8 @@ export async function deleteStage(
   const all = await siblings(trx, accountId);
   const stage = all.find((s) => s.id === id);
   if (!stage) throw notFound(`Stage ${id}`);
-  if (stage.is_protected === 1) throw badRequest(`Stage '${stage.name}' is protected and cannot be deleted`);
+  if (stage.is_protected === 1)
+    throw badRequest(`Stage '${stage.name}' is protected and cannot be deleted`);
   const people = await trx
     .selectFrom('people')
     .select('id')
@@ -118,16 +162,28 @@ export async function deleteStage(
   let target: (typeof all)[number] | undefined;
   if (assignStageId !== undefined) {
     target = all.find((s) => s.id === assignStageId);
-    if (!target) throw badRequest(`assignStageId: no stage ${assignStageId} in this account`, [{ field: 'assignStageId', message: 'unknown stage' }]);
-    if (target.id === id) throw badRequest('assignStageId must name a different stage than the one being deleted', [{ field: 'assignStageId', message: 'same stage' }]);
+    if (!target)
+      throw badRequest(`assignStageId: no stage ${assignStageId} in this account`, [
+        { field: 'assignStageId', message: 'unknown stage' },
+      ]);
+    if (target.id === id)
+      throw badRequest('assignStageId must name a different stage than the one being deleted', [
+        { field: 'assignStageId', message: 'same stage' },
+      ]);
   }
   if (people.length > 0) {
     if (!target) {
-      throw badRequest(`Stage '${stage.name}' has ${people.length} people; give assignStageId (query or body) to move them to another stage`, [
-        { field: 'assignStageId', message: 'required when the stage has people' },
-      ]);
+      throw badRequest(
+        `Stage '${stage.name}' has ${people.length} people; give assignStageId (query or body) to move them to another stage`,
+        [{ field: 'assignStageId', message: 'required when the stage has people' }],
+      );
     }
-    await trx.updateTable('people').set({ stage_id: target.id, updated_at: at }).where('account_id', '=', accountId).where('stage_id', '=', id).execute();
+    await trx
+      .updateTable('people')
+      .set({ stage_id: target.id, updated_at: at })
+      .where('account_id', '=', accountId)
+      .where('stage_id', '=', id)
+      .execute();
     const ids = people.map((p) => p.id);
     for (let i = 0; i < ids.length; i += PEOPLE_EVENT_BATCH) {
       const batch = ids.slice(i, i + PEOPLE_EVENT_BATCH);
@@ -138,3 +194,7 @@ export async function deleteStage(
   await trx.deleteFrom('stages').where('account_id', '=', accountId).where('id', '=', id).execute();
   await emit(trx, accountId, 'stageDeleted', [id]);
 }
+
+export const createStage = transactional(createStageIn);
+export const updateStage = transactional(updateStageIn);
+export const deleteStage = transactional(deleteStageIn);

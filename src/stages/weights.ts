@@ -32,7 +32,9 @@ export function placeByWeight(
   siblings: Weighted[],
   item: { id: number; requested: number | undefined; previous?: number },
 ): Map<number, number> {
-  const others = siblings.filter((s) => s.id !== item.id).sort((a, b) => a.weight - b.weight || a.id - b.id);
+  const others = siblings
+    .filter((s) => s.id !== item.id)
+    .sort((a, b) => a.weight - b.weight || a.id - b.id);
   let index = others.length;
   if (item.requested !== undefined) {
     const requested = item.requested;
@@ -46,13 +48,23 @@ export function placeByWeight(
       index = before === -1 ? others.length : before;
     }
   }
-  const ordered = [...others.slice(0, index).map((s) => s.id), item.id, ...others.slice(index).map((s) => s.id)];
+  const ordered = [
+    ...others.slice(0, index).map((s) => s.id),
+    item.id,
+    ...others.slice(index).map((s) => s.id),
+  ];
   return new Map(ordered.map((id, i) => [id, (i + 1) * WEIGHT_STEP]));
 }
 
 /** The ids whose weight differs between two weight maps (ids absent from `before` are skipped). */
-export function movedIds(before: Weighted[], after: Map<number, number>, except?: number): number[] {
-  return before.filter((s) => s.id !== except && after.has(s.id) && after.get(s.id) !== s.weight).map((s) => s.id);
+export function movedIds(
+  before: Weighted[],
+  after: Map<number, number>,
+  except?: number,
+): number[] {
+  return before
+    .filter((s) => s.id !== except && after.has(s.id) && after.get(s.id) !== s.weight)
+    .map((s) => s.id);
 }
 
 /**
@@ -63,7 +75,12 @@ export function movedIds(before: Weighted[], after: Map<number, number>, except?
  * only a key-share lock on it and must not wait for them (with FOR UPDATE, an appointment naming a
  * type being renamed deadlocked with the rename).
  */
-export async function lockRow(trx: Trx, dialect: DialectName, table: 'accounts' | 'pipelines', id: number): Promise<void> {
+export async function lockRow(
+  trx: Trx,
+  dialect: DialectName,
+  table: 'accounts' | 'pipelines',
+  id: number,
+): Promise<void> {
   if (dialect !== 'postgres') return;
   await sql`select id from ${sql.table(table)} where id = ${id} for no key update`.execute(trx);
 }

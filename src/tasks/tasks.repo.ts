@@ -1,13 +1,19 @@
+import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { badRequest } from '../http/errors.js';
+import { toBool } from '../http/schemas.js';
 import { emit } from '../webhooks/outbox.js';
-import { isoSeconds } from '../time.js';
+import { isoSeconds, parseDate } from '../time.js';
+import { personRecords } from '../timeline/personRecords.js';
+import { isoField, requireAccountUser, requirePerson } from '../timeline/timeline.shared.js';
+import type { TaskCreateBody, TaskListQuery, TaskType, TaskUpdateBody } from './tasks.schemas.js';
 import type { TasksTable } from './tasks.tables.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
-export const TASK_TYPES = ['Follow Up', 'Call', 'Email', 'Text', 'Appointment', 'Showing', 'Closing', 'Open House', 'Thank You'] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
+export { TASK_TYPES, type TaskType } from './tasks.schemas.js';
 
 export interface NewTask {
   personId: number;
@@ -24,6 +30,21 @@ export interface NewTask {
   now?: number;
 }
 
+/** The stored columns of a new task (its dueDate defaults to dueDateTime's UTC date). */
+export function taskColumns(values: Omit<NewTask, 'now'>, at: string) {
+  return {
+    person_id: values.personId,
+    name: values.name,
+    type: values.type,
+    assigned_user_id: values.assignedUserId ?? null,
+    due_date: values.dueDate ?? (values.dueDateTime ? values.dueDateTime.slice(0, 10) : null),
+    due_date_time: values.dueDateTime ?? null,
+    is_completed: values.isCompleted ? 1 : 0,
+    completed_at: values.isCompleted ? at : null,
+    created_by_id: values.createdById ?? null,
+  };
+}
+
 /**
  * Inserts a task and records `tasksCreated` in the same transaction; returns the new id.
  * The caller has checked that the person belongs to `accountId` (and that the caller may see them).
@@ -32,33 +53,103 @@ export interface NewTask {
 export async function insertTask(trx: Trx, accountId: number, values: NewTask): Promise<number> {
   const now = values.now ?? Date.now();
   const at = isoSeconds(now);
-  const dueDate = values.dueDate ?? (values.dueDateTime ? values.dueDateTime.slice(0, 10) : null);
   const row = await trx
     .insertInto('tasks')
-    .values({
-      account_id: accountId,
-      person_id: values.personId,
-      name: values.name,
-      type: values.type,
-      assigned_user_id: values.assignedUserId ?? null,
-      due_date: dueDate,
-      due_date_time: values.dueDateTime ?? null,
-      is_completed: values.isCompleted ? 1 : 0,
-      completed_at: values.isCompleted ? at : null,
-      created_by_id: values.createdById ?? null,
-      created_at: at,
-      updated_at: at,
-    })
+    .values({ ...taskColumns(values, at), account_id: accountId, created_at: at, updated_at: at })
     .returning('id')
     .executeTakeFirstOrThrow();
   await emit(trx, accountId, 'tasksCreated', [row.id], undefined, now);
   return row.id;
 }
 
-export function tasksQuery(db: DbOrTrx, accountId: number) {
-  return db.selectFrom('tasks').selectAll('tasks').where('tasks.account_id', '=', accountId);
+export const tasks = personRecords({
+  table: 'tasks',
+  label: 'Task',
+  events: { created: 'tasksCreated', updated: 'tasksUpdated', deleted: 'tasksDeleted' },
+  sorts: { dueDate: "coalesce(tasks.due_date, '')", name: 'tasks.name' },
+});
+
+/** The caller's tasks with the list's filters; `today` is the UTC date `due` compares with. */
+export function tasksList(
+  db: DbOrTrx,
+  auth: AuthUser,
+  q: Static<typeof TaskListQuery>,
+  today: string,
+) {
+  let query = tasks.visible(db, auth);
+  if (q.personId !== undefined) query = query.where('tasks.person_id', '=', q.personId);
+  if (q.assignedUserId !== undefined)
+    query = query.where('tasks.assigned_user_id', '=', q.assignedUserId);
+  if (q.isCompleted !== undefined)
+    query = query.where('tasks.is_completed', '=', toBool(q.isCompleted) ? 1 : 0);
+  if (q.type) query = query.where('tasks.type', '=', q.type);
+  if (q.due === 'today') query = query.where('tasks.due_date', '=', today);
+  if (q.due === 'upcoming') query = query.where('tasks.due_date', '>', today);
+  if (q.due === 'overdue')
+    query = query.where('tasks.due_date', '<', today).where('tasks.is_completed', '=', 0);
+  return query;
 }
 
-export async function findTask(db: DbOrTrx, accountId: number, id: number): Promise<TaskRow | undefined> {
-  return tasksQuery(db, accountId).where('tasks.id', '=', id).executeTakeFirst();
+function validDate(value: string): string {
+  if (parseDate(value) !== value) throw badRequest(`'dueDate' ${value} is not a calendar date`);
+  return value;
+}
+const validDateTime = (value: string) => isoField(value, 'dueDateTime');
+
+/** A task from the API: on a person the caller may see, assigned to the caller by default. */
+export async function newTaskValues(
+  trx: Trx,
+  auth: AuthUser,
+  b: Static<typeof TaskCreateBody>,
+  at: string,
+) {
+  const personId = await requirePerson(trx, auth, b.personId);
+  const assignedUserId = b.assignedUserId === undefined ? auth.userId : b.assignedUserId;
+  if (assignedUserId !== null)
+    await requireAccountUser(trx, auth.accountId, assignedUserId, 'assignedUserId');
+  const values = {
+    personId,
+    name: b.name,
+    type: b.type ?? 'Follow Up',
+    assignedUserId,
+    dueDate: b.dueDate ? validDate(b.dueDate) : null,
+    dueDateTime: b.dueDateTime ? validDateTime(b.dueDateTime) : null,
+    isCompleted: toBool(b.isCompleted),
+    createdById: auth.userId,
+  };
+  return taskColumns(values, at);
+}
+
+/** Only the fields sent change; a task keeps the time it was first completed. */
+export async function changedTaskValues(
+  trx: Trx,
+  auth: AuthUser,
+  row: TaskRow,
+  b: Static<typeof TaskUpdateBody>,
+  at: string,
+) {
+  if (b.personId !== undefined && b.personId !== row.person_id)
+    await requirePerson(trx, auth, b.personId);
+  if (b.assignedUserId)
+    await requireAccountUser(trx, auth.accountId, b.assignedUserId, 'assignedUserId');
+  const dueDateTime =
+    b.dueDateTime === undefined ? row.due_date_time : b.dueDateTime && validDateTime(b.dueDateTime);
+  const dueDate =
+    b.dueDate !== undefined
+      ? b.dueDate && validDate(b.dueDate)
+      : b.dueDateTime
+        ? dueDateTime!.slice(0, 10)
+        : row.due_date;
+  const isCompleted =
+    b.isCompleted === undefined ? row.is_completed : toBool(b.isCompleted) ? 1 : 0;
+  return {
+    person_id: b.personId ?? row.person_id,
+    name: b.name ?? row.name,
+    type: b.type ?? row.type,
+    assigned_user_id: b.assignedUserId === undefined ? row.assigned_user_id : b.assignedUserId,
+    due_date: dueDate,
+    due_date_time: dueDateTime,
+    is_completed: isCompleted,
+    completed_at: isCompleted ? (row.completed_at ?? at) : null,
+  };
 }

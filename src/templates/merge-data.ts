@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import { responsibleAgentId } from '../ponds/ponds.repo.js';
 import type {} from '../events/events.tables.js';
 import type { MergeAddress, MergeAgent, MergeData } from './merge-fields.js';
 
@@ -19,7 +20,11 @@ function streetOf(property: unknown): string | null {
  * `property.street` of the person's latest lead event whose type ends with "Inquiry" (Property
  * Inquiry, Seller Inquiry, General Inquiry), or null when there is none.
  */
-export async function lastInquiryStreet(db: DbOrTrx, accountId: number, personId: number): Promise<string | null> {
+export async function lastInquiryStreet(
+  db: DbOrTrx,
+  accountId: number,
+  personId: number,
+): Promise<string | null> {
   const row = await db
     .selectFrom('lead_events')
     .select('property')
@@ -33,7 +38,11 @@ export async function lastInquiryStreet(db: DbOrTrx, accountId: number, personId
   return row ? streetOf(row.property) : null;
 }
 
-async function loadAgent(db: DbOrTrx, accountId: number, userId: number | null): Promise<MergeAgent | null> {
+async function loadAgent(
+  db: DbOrTrx,
+  accountId: number,
+  userId: number | null,
+): Promise<MergeAgent | null> {
   if (userId === null) return null;
   const user = await db
     .selectFrom('users')
@@ -41,7 +50,15 @@ async function loadAgent(db: DbOrTrx, accountId: number, userId: number | null):
     .where('account_id', '=', accountId)
     .where('id', '=', userId)
     .executeTakeFirst();
-  return user ? { name: user.name, firstName: user.first_name, lastName: user.last_name, email: user.email, phone: user.phone } : null;
+  return user
+    ? {
+        name: user.name,
+        firstName: user.first_name,
+        lastName: user.last_name,
+        email: user.email,
+        phone: user.phone,
+      }
+    : null;
 }
 
 /**
@@ -57,12 +74,26 @@ export async function loadMergeData(
 ): Promise<{ data: MergeData; agentId: number | null; email: string | null } | null> {
   const person = await db
     .selectFrom('people')
-    .select(['name', 'first_name', 'last_name', 'emails', 'phones', 'addresses', 'source', 'assigned_user_id'])
+    .select([
+      'name',
+      'first_name',
+      'last_name',
+      'emails',
+      'phones',
+      'addresses',
+      'source',
+      'assigned_user_id',
+      'assigned_pond_id',
+    ])
     .where('account_id', '=', accountId)
     .where('id', '=', personId)
     .executeTakeFirst();
   if (!person) return null;
-  const agentId = person.assigned_user_id ?? fallbackAgentId;
+  const agentId =
+    (await responsibleAgentId(db, accountId, {
+      assignedUserId: person.assigned_user_id,
+      assignedPondId: person.assigned_pond_id,
+    })) ?? fallbackAgentId;
   const emails = JSON.parse(person.emails) as { value: string }[];
   const data: MergeData = {
     agent: await loadAgent(db, accountId, agentId),

@@ -1,9 +1,21 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contactAddress, inquiryAddress, type MergeData, MERGE_FIELDS, renderMergeFields } from './merge-fields.js';
+import {
+  contactAddress,
+  inquiryAddress,
+  type MergeData,
+  MERGE_FIELDS,
+  renderMergeFields,
+} from './merge-fields.js';
 
 const data: MergeData = {
-  agent: { name: 'Alice Agent', firstName: 'Alice', lastName: 'Agent', email: 'alice@team.test', phone: '555-0100' },
+  agent: {
+    name: 'Alice Agent',
+    firstName: 'Alice',
+    lastName: 'Agent',
+    email: 'alice@team.test',
+    phone: '555-0100',
+  },
   contact: {
     name: 'Carl Contact',
     firstName: 'Carl',
@@ -39,9 +51,11 @@ describe('merge fields', () => {
     contact_country: 'US',
     source_name: 'example.com',
     inquiry_address: '42 Ocean Dr',
+    // Beyond the interface table: the real API's list of recipients' first names.
+    contact_rels_first_name: 'Carl',
   };
 
-  it('covers exactly the interface table', () => {
+  it('covers exactly the interface table and contact_rels_first_name', () => {
     assert.deepEqual(Object.keys(MERGE_FIELDS).sort(), Object.keys(expected).sort());
   });
 
@@ -51,21 +65,49 @@ describe('merge fields', () => {
     });
   }
 
+  it("lists the recipients' first names for %contact_rels_first_name%", () => {
+    const names = (recipientFirstNames: string[]) =>
+      renderMergeFields('%contact_rels_first_name%', { ...data, recipientFirstNames });
+    assert.equal(names(['Bob']), 'Bob');
+    assert.equal(names(['Bob', 'Alice']), 'Bob and Alice');
+    assert.equal(names(['Bob', ' ', 'Alice', 'Carol']), 'Bob, Alice and Carol');
+  });
+
   it('takes the first email, phone and address only', () => {
-    assert.equal(renderMergeFields('%contact_email% %contact_phone% %contact_city%', data), 'carl@home.test (555) 0199 Springfield');
+    assert.equal(
+      renderMergeFields('%contact_email% %contact_phone% %contact_city%', data),
+      'carl@home.test (555) 0199 Springfield',
+    );
   });
 
   it('renders empty strings for missing values', () => {
     const empty: MergeData = {
       agent: null,
-      contact: { name: '', firstName: '', lastName: '', emails: [], phones: [], addresses: [], source: '' },
+      contact: {
+        name: '',
+        firstName: '',
+        lastName: '',
+        emails: [],
+        phones: [],
+        addresses: [],
+        source: '',
+      },
       inquiryStreet: null,
     };
-    assert.equal(renderMergeFields('a%agent_name%b%contact_email%c%contact_address%d%contact_zipcode%e', empty), 'abcde');
+    assert.equal(
+      renderMergeFields(
+        'a%agent_name%b%contact_email%c%contact_address%d%contact_zipcode%e',
+        empty,
+      ),
+      'abcde',
+    );
   });
 
   it('leaves unknown tokens as they are', () => {
-    assert.equal(renderMergeFields('Hi %nickname%, %agent_name% here', data), 'Hi %nickname%, Alice Agent here');
+    assert.equal(
+      renderMergeFields('Hi %nickname%, %agent_name% here', data),
+      'Hi %nickname%, Alice Agent here',
+    );
     assert.equal(renderMergeFields('100% sure, 50% off', data), '100% sure, 50% off');
     assert.equal(renderMergeFields('%unknown%agent_first_name%', data), '%unknownAlice');
     assert.equal(renderMergeFields('%%contact_first_name%%', data), '%Carl%');
@@ -73,16 +115,25 @@ describe('merge fields', () => {
   });
 
   it('matches token names case-insensitively and replaces every occurrence', () => {
-    assert.equal(renderMergeFields('%CONTACT_FIRST_NAME% and %contact_first_name%', data), 'Carl and Carl');
+    assert.equal(
+      renderMergeFields('%CONTACT_FIRST_NAME% and %contact_first_name%', data),
+      'Carl and Carl',
+    );
   });
 
   it('does not re-expand values that contain tokens', () => {
-    const sneaky: MergeData = { ...data, contact: { ...data.contact!, firstName: '%agent_email%' } };
+    const sneaky: MergeData = {
+      ...data,
+      contact: { ...data.contact!, firstName: '%agent_email%' },
+    };
     assert.equal(renderMergeFields('%contact_first_name%', sneaky), '%agent_email%');
   });
 
   it('builds %contact_address% from the parts that exist', () => {
-    assert.equal(contactAddress({ street: '1 Main St', city: '', code: '62701' }), '1 Main St, 62701');
+    assert.equal(
+      contactAddress({ street: '1 Main St', city: '', code: '62701' }),
+      '1 Main St, 62701',
+    );
     assert.equal(contactAddress({ street: '', city: 'Springfield', code: '' }), 'Springfield');
     assert.equal(contactAddress({ street: '1 Main St' }), '1 Main St');
     assert.equal(contactAddress(undefined), '');
@@ -98,13 +149,20 @@ describe('%inquiry_address% rules', () => {
   it('rule 2: empty street with a source gives "Your property inquiry from <source>"', () => {
     assert.equal(inquiryAddress('', 'example.com'), 'Your property inquiry from example.com');
     assert.equal(inquiryAddress('   ', 'example.com'), 'Your property inquiry from example.com');
-    assert.equal(renderMergeFields('%inquiry_address%', { ...data, inquiryStreet: null }), 'Your property inquiry from example.com');
+    assert.equal(
+      renderMergeFields('%inquiry_address%', { ...data, inquiryStreet: null }),
+      'Your property inquiry from example.com',
+    );
   });
 
   it('rule 3: both empty gives "Your property inquiry"', () => {
     assert.equal(inquiryAddress(null, ''), 'Your property inquiry');
     assert.equal(inquiryAddress(undefined, undefined), 'Your property inquiry');
-    const noSource: MergeData = { ...data, contact: { ...data.contact!, source: '' }, inquiryStreet: '' };
+    const noSource: MergeData = {
+      ...data,
+      contact: { ...data.contact!, source: '' },
+      inquiryStreet: '',
+    };
     assert.equal(renderMergeFields('%inquiry_address%', noSource), 'Your property inquiry');
   });
 });

@@ -34,12 +34,17 @@ export interface MergeData {
   contact: MergeContact | null;
   /** `property.street` of the contact's last inquiry event; null when there is none. */
   inquiryStreet: string | null;
+  /** First names of the recipients a message is merged for (`recipients.to`), when given. */
+  recipientFirstNames?: string[];
 }
 
 const text = (value: string | null | undefined): string => (value ?? '').trim();
 
 /** Rules 1-3 for %inquiry_address%, meant to be used alone as an email subject. */
-export function inquiryAddress(street: string | null | undefined, sourceName: string | null | undefined): string {
+export function inquiryAddress(
+  street: string | null | undefined,
+  sourceName: string | null | undefined,
+): string {
   const s = text(street);
   if (s) return s;
   const source = text(sourceName);
@@ -51,6 +56,13 @@ export function contactAddress(address: MergeAddress | undefined): string {
   if (!address) return '';
   const place = [text(address.city), text(address.code)].filter(Boolean).join(' ');
   return [text(address.street), place].filter(Boolean).join(', ');
+}
+
+/** "Bob", "Bob and Alice", "Bob, Alice and Carol". */
+export function listOfNames(names: string[]): string {
+  const given = names.map(text).filter(Boolean);
+  if (given.length <= 1) return given[0] ?? '';
+  return `${given.slice(0, -1).join(', ')} and ${given[given.length - 1]}`;
 }
 
 type Resolver = (data: MergeData) => string;
@@ -76,13 +88,21 @@ export const MERGE_FIELDS: Record<string, Resolver> = {
   contact_country: (d) => text(address(d)?.country),
   source_name: (d) => text(d.contact?.source),
   inquiry_address: (d) => inquiryAddress(d.inquiryStreet, d.contact?.source),
+  contact_rels_first_name: (d) =>
+    listOfNames(d.recipientFirstNames ?? [text(d.contact?.firstName)]),
 };
 
 /**
  * Replaces every known %token% (names are case-insensitive); unknown tokens stay exactly as
- * written, and their closing % may still open a known token ("50%%agent_name%").
+ * written, and their closing % may still open a known token ("50%%agent_name%"). `escape` is applied
+ * to each merged value (not to the template).
  */
-export function renderMergeFields(template: string, data: MergeData): string {
+export function renderMergeFields(
+  template: string,
+  data: MergeData,
+  /** e.g. HTML escaping, for values merged into markup */
+  escape: (value: string) => string = (value) => value,
+): string {
   const token = /%([A-Za-z_]+)%/y;
   let out = '';
   let from = 0;
@@ -92,7 +112,7 @@ export function renderMergeFields(template: string, data: MergeData): string {
     const match = token.exec(template);
     const resolve = match ? MERGE_FIELDS[match[1].toLowerCase()] : undefined;
     if (!match || !resolve) continue;
-    out += template.slice(from, at) + resolve(data);
+    out += template.slice(from, at) + escape(resolve(data));
     from = at + match[0].length;
     at = from - 1;
   }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Bool, Nullable, SystemField } from '../http/schemas.js';
 import { PageQuery } from '../http/pagination.js';
+import { mergeBodyFields, PersonIdField, Recipients } from './templates.merge.js';
 
 export const Template = Type.Object({
   id: Type.Integer(),
@@ -9,7 +10,9 @@ export const Template = Type.Object({
   name: Type.String(),
   subject: Type.String({ description: 'May hold %merge_fields%' }),
   body: Type.String({ description: 'May hold %merge_fields%' }),
-  isShared: Type.Boolean({ description: 'Shared templates are visible to every user of the account' }),
+  isShared: Type.Boolean({
+    description: 'Shared templates are visible to every user of the account',
+  }),
   createdById: Nullable(Type.Integer()),
 });
 
@@ -21,7 +24,13 @@ const fields = {
 };
 
 export const TemplateCreateBody = Type.Object(
-  { name: fields.name, subject: Type.Optional(fields.subject), body: Type.Optional(fields.body), isShared: Type.Optional(fields.isShared), ...SystemField },
+  {
+    name: fields.name,
+    subject: Type.Optional(fields.subject),
+    body: Type.Optional(fields.body),
+    isShared: Type.Optional(fields.isShared),
+    ...SystemField,
+  },
   { additionalProperties: false },
 );
 
@@ -41,7 +50,9 @@ export const TemplateListQuery = Type.Object(
     ...PageQuery,
     name: Type.Optional(Type.String({ description: 'Substring of the name, case-insensitive' })),
     isShared: Type.Optional(Bool()),
-    sort: Type.Optional(Type.String({ description: 'id, name, created or updated; -field for descending' })),
+    sort: Type.Optional(
+      Type.String({ description: 'id, name, created or updated; -field for descending' }),
+    ),
     system: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -49,8 +60,17 @@ export const TemplateListQuery = Type.Object(
 
 export const TemplateGetQuery = Type.Object(
   {
-    mergePersonId: Type.Optional(Type.Integer({ minimum: 1, description: "Apply merge fields for this person and their assigned agent (or you, when nobody is assigned)" })),
+    mergePersonId: Type.Optional(PersonIdField),
     system: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const TemplateMergeBody = Type.Object(
+  {
+    ...mergeBodyFields,
+    mergePersonId: PersonIdField,
+    recipients: Type.Optional(Recipients('email')),
   },
   { additionalProperties: false },
 );

@@ -1,9 +1,13 @@
 import type { Generated } from 'kysely';
 import type { Flag } from '../db/database.js';
 
+/** Email templates (`/v1/templates`) and text-message templates (`/v1/textMessageTemplates`). */
+export type TemplateKind = 'email' | 'text';
+
 export interface TemplatesTable {
   id: Generated<number>;
   account_id: number;
+  kind: Generated<TemplateKind>;
   name: string;
   subject: string;
   body: string;

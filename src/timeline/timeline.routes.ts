@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { RouteOptions } from '../routes.js';
+import type { RouteOptions } from '../http/route-types.js';
 import { notesRoutes } from '../notes/notes.routes.js';
 import { reactionsRoutes } from '../reactions/reactions.routes.js';
 import { callsRoutes } from '../calls/calls.routes.js';

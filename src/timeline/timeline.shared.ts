@@ -1,40 +1,49 @@
 import { type TOptional, type TProperties, Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { PageQuery, readSort, type SortKey } from '../http/pagination.js';
-import { assertPersonVisible, visiblePersonIds } from '../people/people.access.js';
-import { seesEveryone } from '../http/auth.js';
+import { assertPersonVisible } from '../access/visibility.js';
+import { isoTimestamp } from '../time.js';
 
 /**
  * What the timeline resources (notes, calls, texts, emails, tasks, relationships) share:
  * records hang off a person, and who may see a record is who may see its person.
  */
 
-
-/**
- * Limits a query of person-owned rows to the people the caller may see. `column` is the
- * qualified person_id column; rows with no person (unknown callers) stay visible to Owner/Admin only.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function onlyVisiblePeople<Q extends { where: (...args: any[]) => any }>(query: Q, db: DbOrTrx, auth: AuthUser, column: string): Q {
-  if (seesEveryone(auth)) return query;
-  return query.where(sql.ref(column), 'in', visiblePersonIds(db, auth)) as Q;
-}
-
 /** A personId in a body: 404 unless the caller may see that person (in their account). */
-export async function requirePerson(db: DbOrTrx, auth: AuthUser, personId: number | undefined): Promise<number> {
+export async function requirePerson(
+  db: DbOrTrx,
+  auth: AuthUser,
+  personId: number | undefined,
+): Promise<number> {
   if (personId === undefined) throw badRequest("'personId' is required");
   await assertPersonVisible(db, auth, personId);
   return personId;
 }
 
 /** 400 unless `userId` is a user of the account. */
-export async function requireAccountUser(db: DbOrTrx, accountId: number, userId: number, field = 'userId'): Promise<{ id: number; name: string }> {
-  const user = await db.selectFrom('users').select(['id', 'name']).where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+export async function requireAccountUser(
+  db: DbOrTrx,
+  accountId: number,
+  userId: number,
+  field = 'userId',
+): Promise<{ id: number; name: string }> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!user) throw badRequest(`'${field}' ${userId} is not a user of this account`);
   return user;
+}
+
+/** An ISO 8601 date-time input, stored as UTC; anything else is a 400 naming the field. */
+export function isoField(raw: string, field: string): string {
+  const stored = isoTimestamp(raw);
+  if (stored === null) throw badRequest(`'${field}' must be an ISO 8601 timestamp`);
+  return stored;
 }
 
 export function missing(what: string, id: number): never {
@@ -45,12 +54,22 @@ export function missing(what: string, id: number): never {
 export const timelineListQuery = {
   ...PageQuery,
   personId: Type.Optional(Type.Integer({ minimum: 0, description: 'Only records of this person' })),
-  sort: Type.Optional(Type.String({ description: 'id (default -id), created, updated; prefix - for descending' })),
+  sort: Type.Optional(
+    Type.String({ description: 'id (default -id), created, updated; prefix - for descending' }),
+  ),
   system: Type.Optional(Type.String()),
 };
 
-export function timelineSort(sort: string | undefined, table: string, extra: Record<string, string> = {}): SortKey {
-  return readSort(sort, { created: `${table}.created_at`, updated: `${table}.updated_at`, ...extra }, `${table}.id`);
+export function timelineSort(
+  sort: string | undefined,
+  table: string,
+  extra: Record<string, string> = {},
+): SortKey {
+  return readSort(
+    sort,
+    { created: `${table}.created_at`, updated: `${table}.updated_at`, ...extra },
+    `${table}.id`,
+  );
 }
 
 /** Absolute address of a record, for reaction/reply event data. */
@@ -60,5 +79,7 @@ export function refUri(publicUrl: string, path: string, id: number): string {
 
 /** Every property optional: the body of a PUT where only the fields sent change. */
 export function allOptional<T extends TProperties>(props: T): { [K in keyof T]: TOptional<T[K]> } {
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
 }

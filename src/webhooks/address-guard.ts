@@ -45,7 +45,9 @@ function ipv6Groups(address: string): number[] {
   const v4 = text.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (v4) {
     const [a, b, c, d] = v4[1].split('.').map(Number);
-    text = text.slice(0, -v4[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text =
+      text.slice(0, -v4[1].length) +
+      `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::');
   const h = head ? head.split(':') : [];
@@ -63,8 +65,10 @@ function embeddedIpv4(address: string): string | null {
   const g = ipv6Groups(address);
   if (g.length !== 8 || g.some((n) => Number.isNaN(n))) return null;
   const zeros = (from: number, to: number) => g.slice(from, to).every((n) => n === 0);
-  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0) && !(g[5] === 0 && g[6] === 0)) return v4FromGroups(g[6], g[7]); // ::ffff:a.b.c.d, ::a.b.c.d
-  if (g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0xffff && g[5] === 0) return v4FromGroups(g[6], g[7]); // ::ffff:0:a.b.c.d
+  if (zeros(0, 5) && (g[5] === 0xffff || g[5] === 0) && !(g[5] === 0 && g[6] === 0))
+    return v4FromGroups(g[6], g[7]); // ::ffff:a.b.c.d, ::a.b.c.d
+  if (g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0xffff && g[5] === 0)
+    return v4FromGroups(g[6], g[7]); // ::ffff:0:a.b.c.d
   if (g[0] === 0x64 && g[1] === 0xff9b) return v4FromGroups(g[6], g[7]); // NAT64
   if (g[0] === 0x2002) return v4FromGroups(g[1], g[2]); // 6to4
   return null;
@@ -73,11 +77,17 @@ function embeddedIpv4(address: string): string | null {
 /** Why an address may not be called back, or null when it is a public address. */
 export function forbiddenAddressReason(address: string): string | null {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4') ? `${address} is a loopback, private or reserved address` : null;
+  if (family === 4)
+    return blocked.check(address, 'ipv4')
+      ? `${address} is a loopback, private or reserved address`
+      : null;
   if (family === 6) {
     const inner = embeddedIpv4(address);
-    if (inner !== null && blocked.check(inner, 'ipv4')) return `${address} maps to ${inner}, a loopback, private or reserved address`;
-    return blocked.check(address, 'ipv6') ? `${address} is a loopback, private or reserved address` : null;
+    if (inner !== null && blocked.check(inner, 'ipv4'))
+      return `${address} maps to ${inner}, a loopback, private or reserved address`;
+    return blocked.check(address, 'ipv6')
+      ? `${address} is a loopback, private or reserved address`
+      : null;
   }
   return `${address} is not an IP address`;
 }
@@ -95,12 +105,16 @@ export const systemResolver: Resolver = (host) => lookup(host, { all: true, verb
  * Checks where a URL's host leads. Returns null when every resolved address is public, or a
  * message naming the refused address.
  */
-export async function checkCallbackHost(url: URL, resolver: Resolver = systemResolver): Promise<string | null> {
+export async function checkCallbackHost(
+  url: URL,
+  resolver: Resolver = systemResolver,
+): Promise<string | null> {
   const host = hostOf(url);
   if (isIP(host)) return forbiddenAddressReason(host);
   // "localhost" and its subdomains are loopback by definition (RFC 6761), however a resolver answers.
   const name = host.toLowerCase().replace(/\.+$/, '');
-  if (name === 'localhost' || name.endsWith('.localhost')) return `host '${host}' is a loopback name`;
+  if (name === 'localhost' || name.endsWith('.localhost'))
+    return `host '${host}' is a loopback name`;
   let addresses: { address: string }[];
   try {
     addresses = await resolver(host);

@@ -15,15 +15,18 @@ export async function validateCallbackUrl(
   options: { allowPrivate: boolean; resolver?: Resolver },
 ): Promise<string> {
   const text = raw.trim();
-  if (text.length > MAX_URL_LENGTH) throw badRequest(`Field 'url' must be at most ${MAX_URL_LENGTH} characters`);
+  if (text.length > MAX_URL_LENGTH)
+    throw badRequest(`Field 'url' must be at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw badRequest(`Field 'url' must be an absolute HTTPS URL, got '${text.slice(0, 200)}'`);
   }
-  if (url.protocol !== 'https:') throw badRequest(`Field 'url' must be an HTTPS URL (got ${url.protocol.replace(/:$/, '')})`);
-  if (url.username || url.password) throw badRequest("Field 'url' must not carry credentials (user:password@)");
+  if (url.protocol !== 'https:')
+    throw badRequest(`Field 'url' must be an HTTPS URL (got ${url.protocol.replace(/:$/, '')})`);
+  if (url.username || url.password)
+    throw badRequest("Field 'url' must not carry credentials (user:password@)");
   let decoded = text;
   try {
     decoded = decodeURIComponent(text);
@@ -31,7 +34,9 @@ export async function validateCallbackUrl(
     /* keep the raw text */
   }
   if (KEY_PATTERN.test(text) || KEY_PATTERN.test(decoded)) {
-    throw badRequest("Field 'url' must not carry an API key or system key; deliveries are signed instead");
+    throw badRequest(
+      "Field 'url' must not carry an API key or system key; deliveries are signed instead",
+    );
   }
   if (!options.allowPrivate) {
     const reason = await checkCallbackHost(url, options.resolver ?? systemResolver);

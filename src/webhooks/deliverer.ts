@@ -1,53 +1,63 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/database.js';
-import { evaluateWebhookHealth } from './health.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { hearthSignature, standardSignature } from './signing.js';
 import type { SigningKeys } from './signing-keys.js';
 import { writeTransaction } from './write-tx.js';
+import { reusableWrite } from '../db/reusable-query.js';
+import {
+  LaneRecorder,
+  MAX_IN_FLIGHT,
+  MAX_LANES,
+  MAX_LANES_PER_HOST,
+  type Outcome,
+  Slots,
+} from './lanes.js';
+import {
+  type DueDelivery,
+  type LaneWebhook,
+  recordOutcomes,
+  type SentDelivery,
+} from './outcomes.js';
 import './webhooks.tables.js';
 
-/** Webhooks sent to at the same time by one worker, overall and per receiver host. */
-export const MAX_LANES = 32;
-export const MAX_LANES_PER_HOST = 4;
-const BATCH = 100;
+export { MAX_LANES, MAX_LANES_PER_HOST };
+export { nextAttemptAt } from './outcomes.js';
+const SLICE_MS = 2_000;
 const UNSIGNABLE_BACKOFF_MS = 30_000;
-const FLUSH_EVERY = 25;
-
-interface ClaimedWebhook {
-  id: number;
-  account_id: number;
-  system: string;
-  url: string;
-  failing_since: string | null;
-}
-
-interface DueDelivery {
-  id: number;
-  attempts: number;
-  first_attempt_at: string | null;
-  event_uuid: string;
-  payload: string;
-}
-
-type Outcome = 'continue' | 'stop';
+/** How long a lane's idle senders wait before looking for newly due deliveries again. */
+const IDLE_RECHECK_MS = 25;
+/**
+ * How long an outcome may wait for others so that they are written together (unless a lane's
+ * concurrency worth of outcomes is ready first): a write is a transaction, and one per outcome or
+ * two was most of a delivery's CPU. A crash repeats at most these and the requests in flight.
+ */
+const OUTCOME_LINGER_MS = 10;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Retry plan (part 6 rule 2 and the contract): the wait before the next attempt, or null once the window has closed. */
-export function nextAttemptAt(schedule: number[], windowSeconds: number, attemptsMade: number, firstAttemptMs: number, nowMs: number): number | null {
-  const wait = schedule[Math.min(attemptsMade - 1, schedule.length - 1)] ?? 60;
-  const next = nowMs + wait * 1000;
-  return next > firstAttemptMs + windowSeconds * 1000 ? null : next;
-}
+/** The lease renewal of every outcome write, compiled once (src/db/reusable-query.ts). */
+const extendLease = reusableWrite(
+  (db, _shape, until: string, webhookId: number, workerId: string) =>
+    db
+      .updateTable('webhooks')
+      .set({ locked_until: until })
+      .where('id', '=', webhookId)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'Active'),
+);
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Sends deliveries. Each webhook is a "lane" held by one worker at a time through a lease on its
  * row (claimed with FOR UPDATE SKIP LOCKED on PostgreSQL, BEGIN IMMEDIATE on SQLite); the holder
- * sends that webhook's due deliveries one after another in event order. A crashed worker's
+ * sends that webhook's due deliveries, up to HEARTH_WEBHOOK_CONCURRENCY at once (so in no
+ * guaranteed order; at most MAX_IN_FLIGHT for all lanes of a worker), and records outcomes in
+ * groups: each write takes those that arrived during the previous one or within OUTCOME_LINGER_MS.
+ * A crashed worker's
  * leases expire after the send time limit plus a margin, and another worker picks the lanes up.
  * No transaction is open while a request is in flight.
  */
@@ -57,6 +67,8 @@ export class DeliveryEngine {
   private readonly hostLanes = new Map<string, number>();
   /** Webhooks whose signing key this process cannot decrypt (another HEARTH_SECRET): left to the workers that can. */
   private readonly unsignable = new Map<number, number>();
+  /** Requests in flight in this worker, all lanes together. */
+  private readonly slots = new Slots(MAX_IN_FLIGHT);
   private stopping = false;
   private readonly leaseMs: number;
 
@@ -96,7 +108,9 @@ export class DeliveryEngine {
               .where('d.next_attempt_at', '<=', now),
           ),
         )
-        .orderBy('w.locked_until')
+        // Least recently served first (a released lane keeps its release time in locked_until;
+        // never served sorts first on both databases), so busy webhooks take turns.
+        .orderBy(sql`coalesce(w.locked_until, '')`)
         .orderBy('w.id')
         .limit(free * 4);
       for (const [id, until] of this.unsignable) if (until < Date.now()) this.unsignable.delete(id);
@@ -104,7 +118,7 @@ export class DeliveryEngine {
       if (skip.length > 0) query = query.where('w.id', 'not in', skip);
       if (this.ctx.dialect === 'postgres') query = query.forUpdate().skipLocked();
       const candidates = await query.execute();
-      const chosen: ClaimedWebhook[] = [];
+      const chosen: LaneWebhook[] = [];
       const perHost = new Map(this.hostLanes);
       for (const hook of candidates) {
         if (chosen.length >= free) break;
@@ -117,7 +131,11 @@ export class DeliveryEngine {
         await db
           .updateTable('webhooks')
           .set({ locked_by: this.workerId, locked_until: iso(nowMs + this.leaseMs) })
-          .where('id', 'in', chosen.map((h) => h.id))
+          .where(
+            'id',
+            'in',
+            chosen.map((h) => h.id),
+          )
           .execute();
       }
       return chosen;
@@ -126,7 +144,7 @@ export class DeliveryEngine {
     return claimed.length;
   }
 
-  private startLane(hook: ClaimedWebhook): void {
+  private startLane(hook: LaneWebhook): void {
     const host = new URL(hook.url).host;
     this.hostLanes.set(host, (this.hostLanes.get(host) ?? 0) + 1);
     const lane = this.runLane(hook)
@@ -145,14 +163,19 @@ export class DeliveryEngine {
   private async release(webhookId: number): Promise<void> {
     await this.ctx.db
       .updateTable('webhooks')
-      .set({ locked_by: null, locked_until: null })
+      .set({ locked_by: null, locked_until: iso(this.ctx.clock.now()) })
       .where('id', '=', webhookId)
       .where('locked_by', '=', this.workerId)
       .execute();
   }
 
-  private async dueDeliveries(webhookId: number): Promise<DueDelivery[]> {
-    return this.ctx.db
+  /** Due deliveries of one webhook, oldest first, leaving out those this lane already holds. */
+  private async dueDeliveries(
+    webhookId: number,
+    held: Set<number>,
+    limit: number,
+  ): Promise<DueDelivery[]> {
+    let query = this.ctx.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
       .select(['d.id', 'd.attempts', 'd.first_attempt_at', 'e.event_uuid', 'e.payload'])
@@ -160,56 +183,99 @@ export class DeliveryEngine {
       .where('d.state', '=', 'pending')
       .where('d.next_attempt_at', '<=', iso(this.ctx.clock.now()))
       .orderBy('d.id')
-      .limit(BATCH)
-      .execute();
+      .limit(limit);
+    if (held.size > 0) query = query.where('d.id', 'not in', [...held]);
+    return query.execute();
   }
 
-  private async runLane(hook: ClaimedWebhook): Promise<void> {
+  /**
+   * Sends one webhook's due deliveries for a time slice: `parallel` senders take deliveries from
+   * a shared queue (refilled from the database when it runs dry, without waiting for the slowest
+   * request of a batch), and a LaneRecorder writes outcomes as they arrive. A delivery is "held"
+   * from when it is read until its outcome is written, so it is never sent twice by this lane.
+   */
+  private async runLane(hook: LaneWebhook): Promise<void> {
     let key: string;
     try {
       key = await this.keys.get(hook.system);
     } catch (err) {
       // Not an attempt: retrying cannot help until the operator fixes HEARTH_SECRET, and a
       // correctly configured worker may still send it. Nothing is lost; it stays pending.
-      this.ctx.log.error({ err, webhookId: hook.id, system: hook.system }, 'cannot sign webhook deliveries here; leaving them to other workers');
+      this.ctx.log.error(
+        { err, webhookId: hook.id, system: hook.system },
+        'cannot sign webhook deliveries here; leaving them to other workers',
+      );
       this.unsignable.set(hook.id, Date.now() + UNSIGNABLE_BACKOFF_MS);
       return;
     }
-    // Results are written in small groups: at most FLUSH_EVERY of them, a failure at once, and at
-    // least once a second, so the lease (renewed at each write) always covers the next request.
-    let pending: { delivery: DueDelivery; result: SendResult; startedMs: number }[] = [];
-    let lastFlush = Date.now();
-    const flush = async (): Promise<Outcome> => {
-      const group = pending;
-      pending = [];
-      lastFlush = Date.now();
-      if (group.length === 0) return 'continue';
-      return writeTransaction(this.ctx, async (db) => {
-        for (const item of group) {
-          const outcome = await this.record(db, hook, item.delivery, item.result, item.startedMs);
-          if (outcome === 'stop') return 'stop';
+    const held = new Set<number>();
+    const lane = new LaneRecorder<SentDelivery>(
+      (group) =>
+        writeTransaction(this.ctx, async (db) => {
+          const outcome = await recordOutcomes(this.ctx, db, hook, group);
+          return outcome === 'stop' ? 'stop' : this.renewLease(db, hook.id);
+        }),
+      (sent) => held.delete(sent.delivery.id),
+      { lingerMs: OUTCOME_LINGER_MS, fullAt: this.ctx.config.webhookConcurrency },
+    );
+    const parallel = this.ctx.config.webhookConcurrency;
+    const queue: DueDelivery[] = [];
+    let inFlight = 0;
+    let refilling: Promise<void> | null = null;
+    // Idle senders wait together, so a lane looks again once per IDLE_RECHECK_MS, not once per sender.
+    let idle: Promise<void> | null = null;
+    const idleWait = () =>
+      (idle ??= sleep(IDLE_RECHECK_MS).finally(() => {
+        idle = null;
+      }));
+    const refill = () =>
+      (refilling ??= this.dueDeliveries(hook.id, held, Math.max(100, parallel * 2))
+        .then((rows) => {
+          for (const row of rows) held.add(row.id);
+          queue.push(...rows);
+        })
+        .finally(() => (refilling = null)));
+    // A lane gives its place back after a time slice, so that more webhooks than MAX_LANES with
+    // steady traffic all get their turn.
+    const sliceEnds = Date.now() + SLICE_MS;
+    const sender = async (): Promise<void> => {
+      while (!this.stopping && !lane.stopped && Date.now() < sliceEnds) {
+        if (queue.length === 0) await refill();
+        const next = queue.shift();
+        if (next === undefined) {
+          // Nothing due now: stay while this lane's other requests are out (their outcomes, or
+          // new events, may bring more), else give the lane back.
+          if (inFlight === 0) return;
+          await idleWait();
+          continue;
         }
-        return this.renewLease(db, hook.id);
-      });
-    };
-    while (!this.stopping) {
-      const batch = await this.dueDeliveries(hook.id);
-      if (batch.length === 0) break;
-      for (const delivery of batch) {
-        if (this.stopping) break;
+        inFlight += 1;
+        await this.slots.acquire();
         const startedMs = this.ctx.clock.now();
-        const result = await this.deliver(hook, key, delivery);
-        pending.push({ delivery, result, startedMs });
-        if (!result.success || pending.length >= FLUSH_EVERY || Date.now() - lastFlush >= 1000) {
-          if ((await flush()) === 'stop') return;
+        let result: SendResult;
+        try {
+          result = await this.deliver(hook, key, next);
+        } finally {
+          this.slots.release();
+          inFlight -= 1;
         }
+        lane.add({ delivery: next, result, startedMs });
       }
-      if ((await flush()) === 'stop') return;
+    };
+    try {
+      await Promise.all(Array.from({ length: parallel }, sender));
+    } finally {
+      // Read but not sent (the slice ended or the lane stopped): no longer held, still pending.
+      for (const d of queue.splice(0)) held.delete(d.id);
+      await lane.settled();
     }
-    await flush();
   }
 
-  private async deliver(hook: ClaimedWebhook, key: string, delivery: DueDelivery): Promise<SendResult> {
+  private async deliver(
+    hook: LaneWebhook,
+    key: string,
+    delivery: DueDelivery,
+  ): Promise<SendResult> {
     const timestamp = Math.floor(Date.now() / 1000);
     return this.sender.send(hook.url, delivery.payload, {
       [this.ctx.config.signatureHeader]: hearthSignature(key, delivery.payload),
@@ -219,71 +285,16 @@ export class DeliveryEngine {
     });
   }
 
-  /** Stores the attempt and moves the delivery on; the compare-and-set on `attempts` records each attempt once. */
-  private async record(db: Kysely<DB>, hook: ClaimedWebhook, delivery: DueDelivery, result: SendResult, startedMs: number): Promise<Outcome> {
-    const { config, clock } = this.ctx;
-    const nowMs = clock.now();
-    const attempt = delivery.attempts + 1;
-    const firstMs = delivery.first_attempt_at ? Date.parse(delivery.first_attempt_at) : startedMs;
-    const gone = result.statusCode === 406 || result.statusCode === 410;
-    const next = result.success || gone ? null : nextAttemptAt(config.webhookRetrySchedule, config.webhookRetryWindow, attempt, firstMs, nowMs);
-    const state = result.success ? 'delivered' : next === null ? 'abandoned' : 'pending';
-    const updated = await db
-      .updateTable('webhook_deliveries')
-      .set({
-        attempts: attempt,
-        first_attempt_at: iso(firstMs),
-        state,
-        next_attempt_at: next === null ? iso(nowMs) : iso(next),
-        finished_at: state === 'pending' ? null : iso(nowMs),
-      })
-      .where('id', '=', delivery.id)
-      .where('attempts', '=', delivery.attempts)
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return 'stop'; // the webhook was deleted, or another worker took over
-    await db
-      .insertInto('webhook_attempts')
-      .values({
-        account_id: hook.account_id,
-        webhook_id: hook.id,
-        delivery_id: delivery.id,
-        attempt,
-        attempted_at: iso(startedMs),
-        success: result.success ? 1 : 0,
-        status_code: result.statusCode,
-        latency_ms: result.latencyMs,
-        error: result.error,
-        response: result.response,
-      })
-      .execute();
-    if (gone) {
-      // Part 6 rule 3: a callback answering 406 or 410 is deleted at once (its deliveries go with it).
-      await db.deleteFrom('webhooks').where('id', '=', hook.id).execute();
-      this.ctx.log.info({ webhookId: hook.id, status: result.statusCode }, 'webhook deleted: callback answered 406/410');
-      return 'stop';
-    }
-    if (!result.success || hook.failing_since !== null) {
-      const health = await evaluateWebhookHealth(db, hook, nowMs);
-      hook.failing_since = health.failingSince;
-      if (health.disabled) {
-        this.ctx.log.warn({ webhookId: hook.id }, 'webhook disabled: more than half of its deliveries failed for a week');
-        return 'stop';
-      }
-    }
-    return 'continue';
-  }
-
   /** Extends this worker's lease on a webhook; 'stop' when it was lost (or the webhook is no longer Active). */
   private async renewLease(db: Kysely<DB>, webhookId: number): Promise<Outcome> {
-    const lease = await db
-      .updateTable('webhooks')
-      .set({ locked_until: iso(this.ctx.clock.now() + this.leaseMs) })
-      .where('id', '=', webhookId)
-      .where('locked_by', '=', this.workerId)
-      .where('status', '=', 'Active')
-      .executeTakeFirst();
-    return Number(lease.numUpdatedRows) === 0 ? 'stop' : 'continue';
+    const renewed = await extendLease(
+      db,
+      '',
+      iso(this.ctx.clock.now() + this.leaseMs),
+      webhookId,
+      this.workerId,
+    );
+    return renewed === 0 ? 'stop' : 'continue';
   }
 
   /** Stops claiming, lets every lane finish its in-flight request, and gives the leases back. */

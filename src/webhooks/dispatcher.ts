@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import type { DB } from '../db/database.js';
 import { buildEventBodies } from './payload.js';
 import { writeTransaction } from './write-tx.js';
+import { insertJsonRows } from '../db/json-rows.js';
 import './webhooks.tables.js';
 
 /** Outbox rows fanned out per transaction. */
@@ -12,6 +13,23 @@ export const FANOUT_BATCH = 500;
  * worker whose clock runs ahead must not hold deliveries back from the others.
  */
 export const DUE_NOW = new Date(0).toISOString();
+/** Rows per INSERT: one JSON parameter each (src/db/json-rows.ts), whatever the count. */
+const ROWS_PER_INSERT = 500;
+const EVENT_COLUMNS = {
+  event_uuid: 'text',
+  account_id: 'integer',
+  event: 'text',
+  payload: 'text',
+  created_at: 'text',
+} as const;
+const DELIVERY_COLUMNS = {
+  account_id: 'integer',
+  webhook_id: 'integer',
+  event_id: 'integer',
+  state: 'text',
+  next_attempt_at: 'text',
+  created_at: 'text',
+} as const;
 /** pg advisory lock: one fan-out at a time keeps delivery ids in outbox (event) order. */
 const FANOUT_LOCK = 0x4865_6172;
 
@@ -30,10 +48,17 @@ function inChunks<T>(items: T[], size: number): T[][] {
 export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promise<number> {
   return writeTransaction(ctx, async (db: Kysely<DB>) => {
     if (ctx.dialect === 'postgres') {
-      const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${FANOUT_LOCK}) as locked`.execute(db);
+      const lock = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_xact_lock(${FANOUT_LOCK}) as locked`.execute(db);
       if (!lock.rows[0]?.locked) return 0;
     }
-    let pending = db.selectFrom('outbox').selectAll().where('dispatched_at', 'is', null).orderBy('id').limit(limit);
+    let pending = db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('dispatched_at', 'is', null)
+      .orderBy('id')
+      .limit(limit);
     if (ctx.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
     const rows = await pending.execute();
     if (rows.length === 0) return 0;
@@ -43,6 +68,7 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
       .selectFrom('webhooks')
       .select(['id', 'account_id', 'event'])
       .where('status', '=', 'Active')
+      .where('inbox_app_id', 'is', null)
       .where('account_id', 'in', accountIds)
       .orderBy('id')
       .execute();
@@ -54,7 +80,13 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
 
     const nowMs = ctx.clock.now();
     const now = new Date(nowMs).toISOString();
-    const events: { uuid: string; accountId: number; event: string; body: string; hooks: { id: number }[] }[] = [];
+    const events: {
+      uuid: string;
+      accountId: number;
+      event: string;
+      body: string;
+      hooks: { id: number }[];
+    }[] = [];
     for (const row of rows) {
       const matching = byEvent.get(`${row.account_id}:${row.event}`);
       if (!matching) continue;
@@ -64,26 +96,39 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
     }
 
     const eventIds = new Map<string, number>();
-    for (const part of inChunks(events, 200)) {
-      const inserted = await db
-        .insertInto('webhook_events')
-        .values(part.map((e) => ({ event_uuid: e.uuid, account_id: e.accountId, event: e.event, payload: e.body, created_at: now })))
-        .returning(['id', 'event_uuid'])
-        .execute();
-      for (const r of inserted) eventIds.set(r.event_uuid, r.id);
+    for (const part of inChunks(events, ROWS_PER_INSERT)) {
+      const inserted = await insertJsonRows<{ id: number; event_uuid: string }>(
+        db,
+        ctx.dialect,
+        'webhook_events',
+        EVENT_COLUMNS,
+        part.map((e) => ({
+          event_uuid: e.uuid,
+          account_id: e.accountId,
+          event: e.event,
+          payload: e.body,
+          created_at: now,
+        })),
+        ['id', 'event_uuid'],
+      );
+      for (const r of inserted) eventIds.set(r.event_uuid, Number(r.id));
     }
     const deliveries = events.flatMap((e) =>
       e.hooks.map((hook) => ({
         account_id: e.accountId,
         webhook_id: hook.id,
         event_id: eventIds.get(e.uuid)!,
-        state: 'pending' as const,
+        state: 'pending',
         next_attempt_at: DUE_NOW,
         created_at: now,
       })),
     );
-    for (const part of inChunks(deliveries, 500)) await db.insertInto('webhook_deliveries').values(part).execute();
-    for (const part of inChunks(rows.map((r) => r.id), 500)) {
+    for (const part of inChunks(deliveries, ROWS_PER_INSERT))
+      await insertJsonRows(db, ctx.dialect, 'webhook_deliveries', DELIVERY_COLUMNS, part);
+    for (const part of inChunks(
+      rows.map((r) => r.id),
+      500,
+    )) {
       await db.updateTable('outbox').set({ dispatched_at: now }).where('id', 'in', part).execute();
     }
     return rows.length;

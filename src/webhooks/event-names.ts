@@ -65,3 +65,14 @@ export const EVENT_NAMES = Object.keys(EVENT_RESOURCES) as EventName[];
 export function isEventName(value: string): value is EventName {
   return Object.hasOwn(EVENT_RESOURCES, value);
 }
+
+/**
+ * Events sent to an inbox app's subscription URL (interface part 6 rule 10: not webhook events,
+ * not registrable or visible through /v1/webhooks or /v1/webhookEvents).
+ */
+export const INBOX_APP_EVENTS = [
+  'inboxAppReply',
+  'inboxAppConversationRead',
+  'inboxAppConversationArchived',
+] as const;
+export type InboxAppEventName = (typeof INBOX_APP_EVENTS)[number];

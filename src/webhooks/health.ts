@@ -20,7 +20,10 @@ export async function evaluateWebhookHealth(
   const since = new Date(nowMs - HEALTH_WINDOW_MS).toISOString();
   const stats = await db
     .selectFrom('webhook_attempts')
-    .select([sql<number>`count(*)`.as('total'), sql<number>`sum(case when success = 0 then 1 else 0 end)`.as('failed')])
+    .select([
+      sql<number>`count(*)`.as('total'),
+      sql<number>`sum(case when success = 0 then 1 else 0 end)`.as('failed'),
+    ])
     .where('webhook_id', '=', webhook.id)
     .where('attempted_at', '>=', since)
     .executeTakeFirst();
@@ -29,17 +32,32 @@ export async function evaluateWebhookHealth(
   if (total === 0) return { disabled: false, failingSince: webhook.failing_since };
   const now = new Date(nowMs).toISOString();
   if (failed * 2 <= total) {
-    if (webhook.failing_since !== null) await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhook.id).execute();
+    if (webhook.failing_since !== null)
+      await db
+        .updateTable('webhooks')
+        .set({ failing_since: null })
+        .where('id', '=', webhook.id)
+        .execute();
     return { disabled: false, failingSince: null };
   }
   if (webhook.failing_since === null) {
-    await db.updateTable('webhooks').set({ failing_since: now }).where('id', '=', webhook.id).execute();
+    await db
+      .updateTable('webhooks')
+      .set({ failing_since: now })
+      .where('id', '=', webhook.id)
+      .execute();
     return { disabled: false, failingSince: now };
   }
-  if (nowMs - Date.parse(webhook.failing_since) < RECOVERY_GRACE_MS) return { disabled: false, failingSince: webhook.failing_since };
+  if (nowMs - Date.parse(webhook.failing_since) < RECOVERY_GRACE_MS)
+    return { disabled: false, failingSince: webhook.failing_since };
   await db
     .updateTable('webhooks')
-    .set({ status: 'Disabled', updated_at: now.replace(/\.\d{3}Z$/, 'Z'), locked_by: null, locked_until: null })
+    .set({
+      status: 'Disabled',
+      updated_at: now.replace(/\.\d{3}Z$/, 'Z'),
+      locked_by: null,
+      locked_until: null,
+    })
     .where('id', '=', webhook.id)
     .execute();
   await db

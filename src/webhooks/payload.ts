@@ -12,7 +12,8 @@ export function eventUri(publicUrl: string, event: EventName, ids: number[]): st
   const path = EVENT_RESOURCES[event];
   if (path === null || ids.length === 0) return null;
   // /v1/events/:personId names a person, not an event, so events (like people) are always fetched by ?id=.
-  if (path === '/v1/people' || path === '/v1/events' || ids.length > 1) return `${publicUrl}${path}?id=${ids.join(',')}`;
+  if (path === '/v1/people' || path === '/v1/events' || ids.length > 1)
+    return `${publicUrl}${path}?id=${ids.join(',')}`;
   return `${publicUrl}${path}/${ids[0]}`;
 }
 
@@ -35,8 +36,11 @@ export function buildEventBodies(
 ): BuiltEvent[] {
   if (!isEventName(outbox.event)) return [];
   const event = outbox.event;
-  const ids = (JSON.parse(outbox.resource_ids) as unknown[]).map(Number).filter((n) => Number.isInteger(n));
-  const data = outbox.data === null ? undefined : (JSON.parse(outbox.data) as Record<string, unknown>);
+  const ids = (JSON.parse(outbox.resource_ids) as unknown[])
+    .map(Number)
+    .filter((n) => Number.isInteger(n));
+  const data =
+    outbox.data === null ? undefined : (JSON.parse(outbox.data) as Record<string, unknown>);
   const eventCreated = outbox.created_at.replace(/(\.\d+)?Z$/, '+00:00');
   return chunk(ids, MAX_IDS_PER_DELIVERY).map((part) => {
     const uuid = randomUUID();

@@ -10,8 +10,15 @@ const OUTBOX_RETENTION_MS = 7 * 86400_000;
 export async function pruneDeliveryLog(ctx: AppContext): Promise<void> {
   const now = ctx.clock.now();
   const cutoff = new Date(now - EVENT_RETENTION_MS).toISOString();
-  const stillPending = ctx.db.selectFrom('webhook_deliveries').select('event_id').where('state', '=', 'pending');
-  await ctx.db.deleteFrom('webhook_events').where('created_at', '<', cutoff).where('id', 'not in', stillPending).execute();
+  const stillPending = ctx.db
+    .selectFrom('webhook_deliveries')
+    .select('event_id')
+    .where('state', '=', 'pending');
+  await ctx.db
+    .deleteFrom('webhook_events')
+    .where('created_at', '<', cutoff)
+    .where('id', 'not in', stillPending)
+    .execute();
   await ctx.db
     .deleteFrom('outbox')
     .where('dispatched_at', 'is not', null)

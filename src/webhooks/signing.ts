@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { ensurePrivateDir } from '../private-files.js';
 
 /**
  * Interface part 6 rule 6: lowercase hex HMAC-SHA256, keyed with the system key, over the base64
@@ -16,7 +17,12 @@ export function hearthSignature(systemKey: string, body: string | Buffer): strin
  * Standard Webhooks (standardwebhooks.com): `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`.
  * The HMAC key is the system key's UTF-8 bytes (a `whsec_` secret would be base64 of those bytes).
  */
-export function standardSignature(systemKey: string, id: string, timestamp: number, body: string): string {
+export function standardSignature(
+  systemKey: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
   return `v1,${createHmac('sha256', systemKey).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
@@ -33,7 +39,7 @@ export function serverSecret(config: Pick<Config, 'secret' | 'dataDir'>): string
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   try {
     // 'wx': when two processes start together, exactly one secret wins and both read it.
     writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
@@ -56,13 +62,20 @@ export function encryptSystemKey(secret: string, systemKey: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ciphertext = Buffer.concat([cipher.update(systemKey, 'utf8'), cipher.final()]);
-  return ['v1', keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join(':');
+  return [
+    'v1',
+    keyId,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join(':');
 }
 
 export function decryptSystemKey(secret: string, stored: string): string {
   const [version, keyId, iv, tag, ciphertext] = stored.split(':');
   const { key, keyId: ours } = keyFromSecret(secret);
-  if (version !== 'v1' || !iv || !tag || !ciphertext) throw new SigningKeyUnavailable('stored signing key is malformed');
+  if (version !== 'v1' || !iv || !tag || !ciphertext)
+    throw new SigningKeyUnavailable('stored signing key is malformed');
   if (keyId !== ours) {
     throw new SigningKeyUnavailable(
       'the signing key was encrypted with a different server secret; give every instance the same HEARTH_SECRET',
@@ -71,7 +84,10 @@ export function decryptSystemKey(secret: string, stored: string): string {
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
   } catch {
     throw new SigningKeyUnavailable('the stored signing key failed authentication');
   }

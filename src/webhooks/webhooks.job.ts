@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { BackgroundJob } from '../worker.js';
+import type { BackgroundJob } from '../jobs/types.js';
 import { DeliveryEngine } from './deliverer.js';
 import { FANOUT_BATCH, fanOutOutbox } from './dispatcher.js';
 import { WebhookSender } from './sender.js';

@@ -1,7 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { WebhooksTable } from './webhooks.tables.js';
 
-export type WebhookRow = Pick<Selectable<WebhooksTable>, 'id' | 'event' | 'url' | 'status' | 'created_at' | 'updated_at' | 'system'>;
+export type WebhookRow = Pick<
+  Selectable<WebhooksTable>,
+  'id' | 'event' | 'url' | 'status' | 'created_at' | 'updated_at' | 'system'
+>;
 
 export function presentWebhook(row: WebhookRow) {
   return {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { WebhookStatus } from './webhooks.tables.js';
 import './webhooks.tables.js';
+import { INBOX_APP_EVENTS } from './event-names.js';
 
 /** At most two webhooks per event per system (part 6 rule 7), counted per account. */
 export const MAX_WEBHOOKS_PER_EVENT = 2;
@@ -9,25 +10,41 @@ export const MAX_WEBHOOKS_PER_EVENT = 2;
 const COLUMNS = ['id', 'event', 'url', 'status', 'created_at', 'updated_at', 'system'] as const;
 
 export function webhooksOfSystem(db: DbOrTrx, accountId: number, system: string) {
-  return db.selectFrom('webhooks').select([...COLUMNS]).where('account_id', '=', accountId).where('system', '=', system);
+  return db
+    .selectFrom('webhooks')
+    .select([...COLUMNS])
+    .where('account_id', '=', accountId)
+    .where('system', '=', system)
+    .where('inbox_app_id', 'is', null);
 }
 
 export function findWebhook(db: DbOrTrx, accountId: number, system: string, id: number) {
   return webhooksOfSystem(db, accountId, system).where('id', '=', id).executeTakeFirst();
 }
 
-export async function countForEvent(db: DbOrTrx, accountId: number, system: string, event: string, exceptId?: number): Promise<number> {
+export async function countForEvent(
+  db: DbOrTrx,
+  accountId: number,
+  system: string,
+  event: string,
+  exceptId?: number,
+): Promise<number> {
   let query = db
     .selectFrom('webhooks')
     .select(sql<number>`count(*)`.as('n'))
     .where('account_id', '=', accountId)
     .where('system', '=', system)
+    .where('inbox_app_id', 'is', null)
     .where('event', '=', event);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
-export async function insertWebhook(db: DbOrTrx, accountId: number, input: { system: string; event: string; url: string; at: string }) {
+export async function insertWebhook(
+  db: DbOrTrx,
+  accountId: number,
+  input: { system: string; event: string; url: string; at: string },
+) {
   return db
     .insertInto('webhooks')
     .values({
@@ -70,7 +87,12 @@ export async function updateWebhook(
 
 /** Stops pending deliveries of a webhook that was disabled by hand or pointed elsewhere. */
 export async function abandonPending(db: DbOrTrx, webhookId: number, at: string): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ state: 'abandoned', finished_at: at }).where('webhook_id', '=', webhookId).where('state', '=', 'pending').execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ state: 'abandoned', finished_at: at })
+    .where('webhook_id', '=', webhookId)
+    .where('state', '=', 'pending')
+    .execute();
 }
 
 export function findEvent(db: DbOrTrx, accountId: number, uuid: string) {
@@ -79,6 +101,7 @@ export function findEvent(db: DbOrTrx, accountId: number, uuid: string) {
     .select(['id', 'event', 'payload'])
     .where('account_id', '=', accountId)
     .where('event_uuid', '=', uuid.toLowerCase())
+    .where('event', 'not in', [...INBOX_APP_EVENTS])
     .executeTakeFirst();
 }
 
@@ -87,7 +110,18 @@ export function attemptsQuery(db: DbOrTrx, accountId: number, webhookId: number)
     .selectFrom('webhook_attempts as a')
     .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['a.id', 'e.event_uuid', 'e.event', 'a.attempt', 'a.attempted_at', 'a.success', 'a.status_code', 'a.latency_ms', 'a.error', 'a.response'])
+    .select([
+      'a.id',
+      'e.event_uuid',
+      'e.event',
+      'a.attempt',
+      'a.attempted_at',
+      'a.success',
+      'a.status_code',
+      'a.latency_ms',
+      'a.error',
+      'a.response',
+    ])
     .where('a.account_id', '=', accountId)
     .where('a.webhook_id', '=', webhookId);
 }

@@ -24,9 +24,15 @@ export const WebhookListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const SystemQuery = Type.Object({ system: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const SystemQuery = Type.Object(
+  { system: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
-export const AttemptsQuery = Type.Object({ ...PageQuery, system: Type.Optional(Type.String()) }, { additionalProperties: false });
+export const AttemptsQuery = Type.Object(
+  { ...PageQuery, system: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
 export const CreateWebhookBody = Type.Object(
   {
@@ -51,7 +57,9 @@ export const Attempt = Type.Object({
   id: Type.Integer(),
   eventId: Type.String(),
   event: Type.String(),
-  attempt: Type.Integer({ description: '1 for the first try of a delivery, 2 for the first retry…' }),
+  attempt: Type.Integer({
+    description: '1 for the first try of a delivery, 2 for the first retry…',
+  }),
   created: Type.String({ description: 'when the request was sent' }),
   success: Type.Boolean(),
   statusCode: Nullable(Type.Integer()),
@@ -61,7 +69,10 @@ export const Attempt = Type.Object({
 });
 
 export const EventIdParams = Type.Object({
-  id: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'eventId (UUID)' }),
+  id: Type.String({
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description: 'eventId (UUID)',
+  }),
 });
 
 export const WebhookEvent = Type.Object({
@@ -75,5 +86,7 @@ export const WebhookEvent = Type.Object({
 
 export const RedeliverResult = Type.Object({
   eventId: Type.String(),
-  webhookIds: Type.Array(Type.Integer(), { description: 'the webhooks the event is being sent to again' }),
+  webhookIds: Type.Array(Type.Integer(), {
+    description: 'the webhooks the event is being sent to again',
+  }),
 });

@@ -16,6 +16,8 @@ export interface WebhooksTable {
   failing_since: string | null;
   locked_by: string | null;
   locked_until: string | null;
+  /** Set on the subscription of an inbox app installation: never shown by /v1/webhooks. */
+  inbox_app_id: number | null;
 }
 
 export interface WebhookSigningKeysTable {

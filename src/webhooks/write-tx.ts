@@ -7,6 +7,9 @@ import type { AppContext } from '../context.js';
  * IMMEDIATE (src/db/group-commit.ts), so workers in several processes on one file queue for the
  * write lock (busy_timeout) instead of failing when a read snapshot turns into a write.
  */
-export async function writeTransaction<T>(ctx: Pick<AppContext, 'db' | 'dialect'>, fn: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  ctx: Pick<AppContext, 'db' | 'dialect'>,
+  fn: (db: Kysely<DB>) => Promise<T>,
+): Promise<T> {
   return ctx.db.transaction().execute((trx) => fn(trx));
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { generate } from 'selfsigned';
+import { eventually as pollUntil } from '../eventually.js';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -35,7 +36,13 @@ export function testCa(): Promise<TestCa> {
       notAfterDate: new Date(now + 86_400_000),
       extensions: [
         { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+        {
+          name: 'keyUsage',
+          keyCertSign: true,
+          cRLSign: true,
+          digitalSignature: true,
+          critical: true,
+        },
       ],
     });
     const leaf = await generate([{ name: 'commonName', value: 'localhost' }], {
@@ -49,7 +56,13 @@ export function testCa(): Promise<TestCa> {
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+          ],
+        },
       ],
     });
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'hearth-ca-')), 'ca.pem');
@@ -107,7 +120,8 @@ export async function startReceiver(pathname = '/hook'): Promise<Receiver> {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`receiver got ${received.length} deliveries, expected ${count}`);
+        if (left <= 0)
+          throw new Error(`receiver got ${received.length} deliveries, expected ${count}`);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, Math.min(left, 200));
           waiters.push(() => {
@@ -125,15 +139,13 @@ export async function startReceiver(pathname = '/hook'): Promise<Receiver> {
   };
 }
 
-/** Polls until `check` returns a truthy value or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Polls until `check` returns a truthy value or the time is up (test/eventually.ts). */
+export function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
+  return pollUntil(what, check, timeoutMs);
 }
 
 /** A clock the test moves by hand. */

@@ -26,7 +26,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('notes_person').on('notes').columns(['account_id', 'person_id', 'id']).execute();
+  await db.schema
+    .createIndex('notes_person')
+    .on('notes')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
 
   // Reactions and threaded replies point at a record by (ref_type, ref_id); for notes the
   // note_id column carries the foreign key so they go with the note (and so with the person).
@@ -62,7 +66,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('threaded_replies_ref').on('threaded_replies').columns(['account_id', 'ref_type', 'ref_id', 'id']).execute();
+  await db.schema
+    .createIndex('threaded_replies_ref')
+    .on('threaded_replies')
+    .columns(['account_id', 'ref_type', 'ref_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('calls')
@@ -83,8 +91,16 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('calls_person').on('calls').columns(['account_id', 'person_id', 'id']).execute();
-  await db.schema.createIndex('calls_phone').on('calls').columns(['account_id', 'normalized_phone']).execute();
+  await db.schema
+    .createIndex('calls_person')
+    .on('calls')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('calls_phone')
+    .on('calls')
+    .columns(['account_id', 'normalized_phone'])
+    .execute();
 
   await db.schema
     .createTable('text_messages')
@@ -100,7 +116,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('text_messages_person').on('text_messages').columns(['account_id', 'person_id', 'id']).execute();
+  await db.schema
+    .createIndex('text_messages_person')
+    .on('text_messages')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('emails')
@@ -120,7 +140,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('emails_person').on('emails').columns(['account_id', 'person_id', 'id']).execute();
+  await db.schema
+    .createIndex('emails_person')
+    .on('emails')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
 
   await db.schema
     .createTable('tasks')
@@ -138,8 +162,16 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('tasks_person').on('tasks').columns(['account_id', 'person_id', 'id']).execute();
-  await db.schema.createIndex('tasks_assigned_due').on('tasks').columns(['account_id', 'assigned_user_id', 'is_completed', 'due_date']).execute();
+  await db.schema
+    .createIndex('tasks_person')
+    .on('tasks')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('tasks_assigned_due')
+    .on('tasks')
+    .columns(['account_id', 'assigned_user_id', 'is_completed', 'due_date'])
+    .execute();
 
   await db.schema
     .createTable('appointments')
@@ -157,21 +189,39 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('appointments_account_start').on('appointments').columns(['account_id', 'start_at']).execute();
+  await db.schema
+    .createIndex('appointments_account_start')
+    .on('appointments')
+    .columns(['account_id', 'start_at'])
+    .execute();
 
   await db.schema
     .createTable('appointment_invitees')
     .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
-    .addColumn('appointment_id', 'integer', (c) => c.notNull().references('appointments.id').onDelete('cascade'))
+    .addColumn('appointment_id', 'integer', (c) =>
+      c.notNull().references('appointments.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('person_id', 'integer', (c) => c.references('people.id').onDelete('cascade'))
     .addColumn('email', 'text')
     .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
     .execute();
-  await db.schema.createIndex('appointment_invitees_appt').on('appointment_invitees').columns(['appointment_id']).execute();
-  await db.schema.createIndex('appointment_invitees_person').on('appointment_invitees').columns(['account_id', 'person_id']).execute();
-  await db.schema.createIndex('appointment_invitees_user').on('appointment_invitees').columns(['account_id', 'user_id']).execute();
+  await db.schema
+    .createIndex('appointment_invitees_appt')
+    .on('appointment_invitees')
+    .columns(['appointment_id'])
+    .execute();
+  await db.schema
+    .createIndex('appointment_invitees_person')
+    .on('appointment_invitees')
+    .columns(['account_id', 'person_id'])
+    .execute();
+  await db.schema
+    .createIndex('appointment_invitees_user')
+    .on('appointment_invitees')
+    .columns(['account_id', 'user_id'])
+    .execute();
 
   await db.schema
     .createTable('people_relationships')
@@ -188,5 +238,9 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('people_relationships_person').on('people_relationships').columns(['account_id', 'person_id', 'id']).execute();
+  await db.schema
+    .createIndex('people_relationships_person')
+    .on('people_relationships')
+    .columns(['account_id', 'person_id', 'id'])
+    .execute();
 }

@@ -11,7 +11,9 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('webhooks')
     .addColumn('id', id, primaryId(dialect))
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
     .addColumn('system', 'text', (c) => c.notNull())
     .addColumn('event', 'text', (c) => c.notNull())
     .addColumn('url', 'text', (c) => c.notNull())
@@ -24,8 +26,16 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('locked_by', 'text')
     .addColumn('locked_until', 'text')
     .execute();
-  await db.schema.createIndex('webhooks_account_system').on('webhooks').columns(['account_id', 'system', 'event']).execute();
-  await db.schema.createIndex('webhooks_account_event').on('webhooks').columns(['account_id', 'event', 'status']).execute();
+  await db.schema
+    .createIndex('webhooks_account_system')
+    .on('webhooks')
+    .columns(['account_id', 'system', 'event'])
+    .execute();
+  await db.schema
+    .createIndex('webhooks_account_event')
+    .on('webhooks')
+    .columns(['account_id', 'event', 'status'])
+    .execute();
 
   await db.schema
     .createTable('webhook_signing_keys')
@@ -39,20 +49,30 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .createTable('webhook_events')
     .addColumn('id', id, primaryId(dialect))
     .addColumn('event_uuid', 'text', (c) => c.notNull().unique())
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
     .addColumn('event', 'text', (c) => c.notNull())
     // The exact JSON body bytes sent (and signed).
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_events_created').on('webhook_events').column('created_at').execute();
+  await db.schema
+    .createIndex('webhook_events_created')
+    .on('webhook_events')
+    .column('created_at')
+    .execute();
 
   await db.schema
     .createTable('webhook_deliveries')
     .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
-    .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
-    .addColumn('event_id', 'integer', (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
+    .addColumn('webhook_id', 'integer', (c) =>
+      c.notNull().references('webhooks.id').onDelete('cascade'),
+    )
+    .addColumn('event_id', 'integer', (c) =>
+      c.notNull().references('webhook_events.id').onDelete('cascade'),
+    )
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'text', (c) => c.notNull())
@@ -65,14 +85,22 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .on('webhook_deliveries')
     .columns(['webhook_id', 'state', 'next_attempt_at', 'id'])
     .execute();
-  await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+  await db.schema
+    .createIndex('webhook_deliveries_event')
+    .on('webhook_deliveries')
+    .column('event_id')
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')
     .addColumn('id', id, primaryId(dialect))
     .addColumn('account_id', 'integer', (c) => c.notNull())
-    .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
-    .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+    .addColumn('webhook_id', 'integer', (c) =>
+      c.notNull().references('webhooks.id').onDelete('cascade'),
+    )
+    .addColumn('delivery_id', 'integer', (c) =>
+      c.notNull().references('webhook_deliveries.id').onDelete('cascade'),
+    )
     .addColumn('attempt', 'integer', (c) => c.notNull())
     .addColumn('attempted_at', 'text', (c) => c.notNull())
     .addColumn('success', 'integer', (c) => c.notNull())
@@ -81,6 +109,14 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('response', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_webhook').on('webhook_attempts').columns(['webhook_id', 'attempted_at']).execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').column('delivery_id').execute();
+  await db.schema
+    .createIndex('webhook_attempts_webhook')
+    .on('webhook_attempts')
+    .columns(['webhook_id', 'attempted_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .column('delivery_id')
+    .execute();
 }

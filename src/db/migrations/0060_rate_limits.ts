@@ -10,7 +10,11 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('limited', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('rate_limit_usage_pk', ['system', 'hour', 'context'])
     .execute();
-  await db.schema.createIndex('rate_limit_usage_hour').on('rate_limit_usage').column('hour').execute();
+  await db.schema
+    .createIndex('rate_limit_usage_hour')
+    .on('rate_limit_usage')
+    .column('hour')
+    .execute();
 
   await db.schema
     .createTable('rate_limit_overrides')

@@ -10,7 +10,9 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('oauth_clients')
     .addColumn('id', id, primaryId(dialect))
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
     // The public `client_id` the client sends.
     .addColumn('identifier', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -21,13 +23,21 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('redirect_uris', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('oauth_clients_account').on('oauth_clients').column('account_id').execute();
+  await db.schema
+    .createIndex('oauth_clients_account')
+    .on('oauth_clients')
+    .column('account_id')
+    .execute();
 
   await db.schema
     .createTable('oauth_codes')
     .addColumn('id', id, primaryId(dialect))
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('client_id', 'integer', (c) => c.notNull().references('oauth_clients.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
+    .addColumn('client_id', 'integer', (c) =>
+      c.notNull().references('oauth_clients.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('code_hash', 'text', (c) => c.notNull().unique())
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
@@ -39,16 +49,26 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('used_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('oauth_codes_expires').on('oauth_codes').column('expires_at').execute();
+  await db.schema
+    .createIndex('oauth_codes_expires')
+    .on('oauth_codes')
+    .column('expires_at')
+    .execute();
 
   await db.schema
     .createTable('oauth_tokens')
     .addColumn('id', id, primaryId(dialect))
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('client_id', 'integer', (c) => c.notNull().references('oauth_clients.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
+    .addColumn('client_id', 'integer', (c) =>
+      c.notNull().references('oauth_clients.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     // The code the chain of refreshes started from: the token family revoked together on reuse.
-    .addColumn('code_id', 'integer', (c) => c.notNull().references('oauth_codes.id').onDelete('cascade'))
+    .addColumn('code_id', 'integer', (c) =>
+      c.notNull().references('oauth_codes.id').onDelete('cascade'),
+    )
     .addColumn('access_hash', 'text', (c) => c.notNull().unique())
     .addColumn('refresh_hash', 'text', (c) => c.notNull().unique())
     .addColumn('access_expires_at', 'text', (c) => c.notNull())
@@ -59,5 +79,9 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('oauth_tokens_code').on('oauth_tokens').column('code_id').execute();
-  await db.schema.createIndex('oauth_tokens_refresh_expires').on('oauth_tokens').column('refresh_expires_at').execute();
+  await db.schema
+    .createIndex('oauth_tokens_refresh_expires')
+    .on('oauth_tokens')
+    .column('refresh_expires_at')
+    .execute();
 }

@@ -8,7 +8,9 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   await db.schema
     .createTable('smart_lists')
     .addColumn('id', idType(dialect), primaryId(dialect))
-    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('account_id', 'integer', (c) =>
+      c.notNull().references('accounts.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('filters', 'text', (c) => c.notNull().defaultTo('{}'))
@@ -16,6 +18,14 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('smart_lists_account_id').on('smart_lists').columns(['account_id', 'id']).execute();
-  await db.schema.createIndex('smart_lists_account_user').on('smart_lists').columns(['account_id', 'user_id', 'id']).execute();
+  await db.schema
+    .createIndex('smart_lists_account_id')
+    .on('smart_lists')
+    .columns(['account_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('smart_lists_account_user')
+    .on('smart_lists')
+    .columns(['account_id', 'user_id', 'id'])
+    .execute();
 }

@@ -22,28 +22,53 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     await db.schema
       .createTable(table)
       .addColumn('id', id, primaryId(dialect))
-      .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+      .addColumn('account_id', 'integer', (c) =>
+        c.notNull().references('accounts.id').onDelete('cascade'),
+      )
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('order_weight', 'integer', (c) => c.notNull())
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex(`${table}_account_name`).unique().on(table).columns(['account_id', 'name']).execute();
+    await db.schema
+      .createIndex(`${table}_account_name`)
+      .unique()
+      .on(table)
+      .columns(['account_id', 'name'])
+      .execute();
   }
 
   // No foreign keys from appointments: SQLite cannot add one to the existing type_id, and both
   // columns follow one rule (deleting a type or outcome moves its appointments, in the API).
   await db.schema.alterTable('appointments').addColumn('outcome_id', 'integer').execute();
-  await db.schema.createIndex('appointments_type').on('appointments').columns(['account_id', 'type_id']).execute();
-  await db.schema.createIndex('appointments_outcome').on('appointments').columns(['account_id', 'outcome_id']).execute();
+  await db.schema
+    .createIndex('appointments_type')
+    .on('appointments')
+    .columns(['account_id', 'type_id'])
+    .execute();
+  await db.schema
+    .createIndex('appointments_outcome')
+    .on('appointments')
+    .columns(['account_id', 'outcome_id'])
+    .execute();
 
   // Old values become negative first, so that no new type's id can be mistaken for one of them.
-  await db.updateTable('appointments').set((eb) => ({ type_id: eb.neg(eb.ref('type_id')) })).where('type_id', 'is not', null).execute();
+  await db
+    .updateTable('appointments')
+    .set((eb) => ({ type_id: eb.neg(eb.ref('type_id')) }))
+    .where('type_id', 'is not', null)
+    .execute();
 
   const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const accounts = await db.selectFrom('accounts').select('id').orderBy('id').execute();
   for (const { id: accountId } of accounts) {
-    const row = (name: string, index: number) => ({ account_id: accountId, name, order_weight: (index + 1) * WEIGHT_STEP, created_at: at, updated_at: at });
+    const row = (name: string, index: number) => ({
+      account_id: accountId,
+      name,
+      order_weight: (index + 1) * WEIGHT_STEP,
+      created_at: at,
+      updated_at: at,
+    });
     await db.insertInto('appointment_types').values(SEED_TYPES.map(row)).execute();
     await db.insertInto('appointment_outcomes').values(SEED_OUTCOMES.map(row)).execute();
 
@@ -62,7 +87,12 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
         .values(row(`Type ${oldId}`, SEED_TYPES.length + index))
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.updateTable('appointments').set({ type_id: created.id }).where('account_id', '=', accountId).where('type_id', '=', negated).execute();
+      await db
+        .updateTable('appointments')
+        .set({ type_id: created.id })
+        .where('account_id', '=', accountId)
+        .where('type_id', '=', negated)
+        .execute();
     }
   }
   // A type_id whose account is gone cannot be kept (accounts cascade, so there should be none).

@@ -11,6 +11,25 @@ import * as emailMarketing from './0080_email_marketing.js';
 import * as smartLists from './0100_smart_lists.js';
 import * as usersByRole from './0110_users_by_role.js';
 import * as appointmentTypes from './0120_appointment_types.js';
+import * as pondsTeams from './0130_ponds_teams.js';
+import * as peopleListIndexes from './0140_people_list_indexes.js';
+import * as peopleSearch from './0140_b_people_search.js';
+import * as sessions from './0150_a_sessions.js';
+import * as invites from './0150_b_invites.js';
+import * as textTemplates from './0160_a_text_templates.js';
+import * as personTimeframe from './0160_b_person_timeframe.js';
+import * as leadClaims from './0160_c_lead_claims.js';
+import * as personAttachments from './0160_d_person_attachments.js';
+import * as campaignSending from './0180_campaign_sending.js';
+import * as imports from './0190_imports.js';
+import * as campaignSendCancel from './0200_a_campaign_send_cancel.js';
+import * as peopleSearchText from './0270_people_search_text.js';
+import * as importDateFormat from './0290_import_date_format.js';
+import * as inboxApps from './0220_inbox_apps.js';
+import * as inboxMessageAttachments from './0280_inbox_message_attachments.js';
+import * as dailyListIndexes from './0310_daily_list_indexes.js';
+import * as idempotencyKeys from './0170_idempotency_keys.js';
+import * as pendingDeliveryIndex from './0170_b_pending_delivery_index.js';
 
 export interface HearthMigration {
   up(db: AnyDb, dialect: DialectName): Promise<void>;
@@ -33,4 +52,23 @@ export const migrations: Record<string, HearthMigration> = {
   '0100_smart_lists': smartLists,
   '0110_users_by_role': usersByRole,
   '0120_appointment_types': appointmentTypes,
+  '0130_ponds_teams': pondsTeams,
+  '0140_people_list_indexes': peopleListIndexes,
+  '0140_b_people_search': peopleSearch,
+  '0150_a_sessions': sessions,
+  '0150_b_invites': invites,
+  '0160_a_text_templates': textTemplates,
+  '0160_b_person_timeframe': personTimeframe,
+  '0160_c_lead_claims': leadClaims,
+  '0160_d_person_attachments': personAttachments,
+  '0170_idempotency_keys': idempotencyKeys,
+  '0170_b_pending_delivery_index': pendingDeliveryIndex,
+  '0180_campaign_sending': campaignSending,
+  '0190_imports': imports,
+  '0200_a_campaign_send_cancel': campaignSendCancel,
+  '0270_people_search_text': peopleSearchText,
+  '0220_inbox_apps': inboxApps,
+  '0280_inbox_message_attachments': inboxMessageAttachments,
+  '0290_import_date_format': importDateFormat,
+  '0310_daily_list_indexes': dailyListIndexes,
 };

@@ -1,0 +1,50 @@
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import type { BackgroundJob } from '../jobs/types.js';
+import { deleteExpiredSessions } from './sessions.js';
+import { iso } from './links.js';
+
+const PURGE_EVERY_MS = 3600_000;
+/** Spent or expired links and invites are kept a week for support questions, then dropped. */
+const KEEP_SPENT_MS = 7 * 86400_000;
+
+/** Expired sessions, old sign-in failures, spent setup/reset links and old invites. */
+export async function purgeAuthLeftovers(db: Db, now: number): Promise<void> {
+  const cutoff = iso(now - KEEP_SPENT_MS);
+  await deleteExpiredSessions(db, now);
+  await db
+    .deleteFrom('sign_in_failures')
+    .where('failed_at', '<', iso(now - 3600_000))
+    .execute();
+  await db.deleteFrom('password_tokens').where('expires_at', '<', cutoff).execute();
+  await db
+    .deleteFrom('invites')
+    .where('expires_at', '<', cutoff)
+    .where('accepted_at', 'is', null)
+    .execute();
+}
+
+/** Hourly: keeps the session and link tables to what can still be used. */
+export function authPurgeJob(ctx: AppContext): BackgroundJob {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running = purgeAuthLeftovers(ctx.db, ctx.clock.now())
+      .catch((err) => ctx.log.warn({ err }, 'session purge failed; retrying next hour'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  return {
+    name: 'auth-purge',
+    start() {
+      timer = setInterval(run, PURGE_EVERY_MS);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type Database from 'better-sqlite3';
+import { ApiError } from '../http/errors.js';
+
+/** The 503 of a list query stopped at its time budget (query-budget.ts). */
+export function tooSlow(): ApiError {
+  return new ApiError(
+    503,
+    'QUERY_TOO_SLOW',
+    'This list took too long to read and was stopped. Narrow it: ' +
+      'search with three characters or more, or add a filter such as tags, stage, assignedUserId ' +
+      'or a date range',
+  );
+}
+
+/**
+ * SQLite: `hearth_within_budget(deadline, people.id)`, evaluated for every person a query looks
+ * at (the column reference keeps SQLite from evaluating it once up front); past the deadline
+ * (epoch ms) it throws, which aborts the statement. better-sqlite3 has no interrupt, and a
+ * function that throws is its one way to stop a running statement.
+ */
+export function registerQueryBudget(connection: Database.Database): void {
+  connection.function('hearth_within_budget', { deterministic: false }, (deadline, _row) => {
+    if (Date.now() > Number(deadline)) throw tooSlow();
+    return 1;
+  });
+}

@@ -1,0 +1,315 @@
+import type { AppContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { visiblePersonIds } from '../access/visibility.js';
+import { ApiError } from '../http/errors.js';
+import { matchingIndex, padded, type PersonState } from '../people/people.repo.js';
+import { loadPeople } from '../people/people.bulk.js';
+import { changedFields, mergePersonStates } from '../people/people.service.js';
+import { defaultOwnership, mayAssignAgent } from '../access/ownership.js';
+import { isoSeconds } from '../time.js';
+import { EventBatch } from '../webhooks/outbox.js';
+import type { ImportRow } from './imports.repo.js';
+import type { ColumnPlan } from './plan.js';
+import { type ImportedRow, RowError, rowToPerson } from './rows.js';
+import { StagedPeople } from './staged.js';
+
+export type Outcome = 'created' | 'updated' | 'skipped';
+
+export interface NumberedRecord {
+  row: number;
+  record: string[];
+}
+
+/** Everything a batch needs besides its rows. */
+export interface ImportRun {
+  ctx: AppContext;
+  import: ImportRow;
+  auth: AuthUser;
+  plan: ColumnPlan;
+  /** dry runs only: the emails and phones of the rows read so far (no person was written) */
+  seen: Set<string> | null;
+}
+
+/** Another worker took the import over, or undo was asked for: this batch must not commit. */
+export class ImportMoved extends Error {}
+
+function identityKeys(state: PersonState): string[] {
+  return [
+    ...state.emails.map((e) => `e:${e.value.toLowerCase()}`),
+    ...state.phones.map((p) => `p:${p.normalized}`),
+  ];
+}
+
+/** The batch's matches: its people's emails and phones, and which matched people the importer sees. */
+interface MatchIndex extends Awaited<ReturnType<typeof matchingIndex>> {
+  visible: Set<number>;
+}
+
+async function batchIndex(trx: Trx, run: ImportRun, people: PersonState[]): Promise<MatchIndex> {
+  const index = await matchingIndex(
+    trx,
+    run.import.account_id,
+    people.flatMap((p) => p.emails.map((e) => e.value)),
+    people.flatMap((p) => p.phones.map((e) => e.value)),
+  );
+  const matched = [...new Set(people.map((p) => index.match(p)?.personId ?? 0))].filter(Boolean);
+  const visible = new Set<number>();
+  for (let i = 0; i < matched.length; i += 500) {
+    const rows = await visiblePersonIds(trx, run.auth)
+      .where('people.id', 'in', padded(matched.slice(i, i + 500)))
+      .execute();
+    for (const r of rows) visible.add(r.id);
+  }
+  return {
+    visible,
+    match: index.match,
+    // People this batch writes are the importer's to see (created by them, or already visible).
+    learn(personId, state) {
+      visible.add(personId);
+      index.learn(personId, state);
+    },
+  };
+}
+
+function matchOf(state: PersonState, index: MatchIndex) {
+  const match = index.match(state);
+  if (match && !index.visible.has(match.personId))
+    throw new RowError(
+      `A person with this ${match.matchedBy} exists and is not yours; an Owner or Admin can import this row`,
+    );
+  return match;
+}
+
+/**
+ * The people the batch's rows match, read (and locked, unless a dry run) in one go. Any person a
+ * row comes to match later in the batch is one of these or one the batch wrote (see matchingIndex:
+ * an id only ever gives way to a lower one the batch learnt); `stateOf` reads any other on its own.
+ */
+async function matchedPeople(trx: Trx, run: ImportRun, people: PersonState[], index: MatchIndex) {
+  if (run.import.on_duplicate === 'skip') return new Map<number, PersonState>();
+  const ids = [...new Set(people.map((p) => index.match(p)?.personId ?? 0))];
+  return loadPeople(
+    trx,
+    run.ctx.dialect,
+    run.import.account_id,
+    ids.filter((id) => index.visible.has(id)),
+    { lock: !run.seen },
+  );
+}
+
+/** What a dry run reports for a row: the same decisions, nothing written. */
+function dryRunRow(
+  run: ImportRun,
+  state: PersonState,
+  index: MatchIndex,
+  stored: Map<number, PersonState>,
+): Outcome {
+  const keys = identityKeys(state);
+  const known = keys.some((k) => run.seen!.has(k));
+  for (const key of keys) run.seen!.add(key);
+  const match = matchOf(state, index);
+  if (!match) return known ? 'updated' : 'created';
+  if (run.import.on_duplicate === 'skip') return 'skipped';
+  const before = stored.get(match.personId)!;
+  return changedFields(before, mergePersonStates(before, state)).length ? 'updated' : 'skipped';
+}
+
+/** Applies one row to the batch's people: a new person, or the known one filled in (never wiped), or skipped. */
+function importRow(
+  run: ImportRun,
+  person: ImportedRow,
+  index: MatchIndex,
+  staged: StagedPeople,
+): Outcome {
+  const { state } = person;
+  const at = isoSeconds(run.ctx.clock.now());
+  const match = matchOf(state, index);
+  if (match) {
+    if (run.import.on_duplicate === 'skip') return 'skipped';
+    const after = mergePersonStates(staged.state(match.personId), state);
+    const changed = staged.update(match.personId, after, at);
+    index.learn(match.personId, after);
+    return changed ? 'updated' : 'skipped';
+  }
+  const owned = defaultOwnership(run.auth, state);
+  const id = staged.create(
+    { ...owned, stageId: owned.stageId ?? run.plan.defaultStageId },
+    person.createdAt ?? at,
+  );
+  index.learn(id, state);
+  return 'created';
+}
+
+const rowMessage = (err: unknown) =>
+  err instanceof RowError || err instanceof ApiError ? err.message : null;
+
+export type Prepared = { row: number; person: ImportedRow | null } | { row: number; error: string };
+
+/**
+ * Each record as a person, before any transaction: the checks need no database, so the job
+ * prepares the next batch while the database stores this one (imports.job.ts).
+ */
+export async function prepareRows(run: ImportRun, rows: NumberedRecord[]): Promise<Prepared[]> {
+  const out: Prepared[] = [];
+  for (const { row, record } of rows) {
+    try {
+      const person = await rowToPerson(run.ctx.db, run.import.account_id, run.plan, record);
+      if (!mayAssignAgent(run.auth, person?.state.assignedUserId ?? null))
+        throw new RowError(
+          'An Agent imports people assigned to themselves only: clear the Assigned To column',
+        );
+      out.push({ row, person });
+    } catch (err) {
+      const message = rowMessage(err);
+      if (message === null) throw err;
+      out.push({ row, error: message });
+    }
+  }
+  return out;
+}
+
+/**
+ * Imports rows in one transaction together with the import's progress, so a crash either keeps
+ * the batch and its counts or neither: a resumed import starts after the last committed batch and
+ * never writes a row twice. The progress update only applies if `processed` is still what this
+ * worker read, so two workers can never both commit the same rows. The batch's emails and phones
+ * are matched in one query each (matchingIndex): on PostgreSQL each query is a round trip.
+ */
+export async function commitBatch(
+  run: ImportRun,
+  rows: NumberedRecord[],
+  prepared?: Prepared[],
+): Promise<void> {
+  const { ctx } = run;
+  const imp = run.import;
+  prepared ??= await prepareRows(run, rows);
+  const people = prepared.flatMap((p) => ('person' in p && p.person ? [p.person.state] : []));
+  await ctx.db.transaction().execute(async (trx) => {
+    const counts = { created: 0, updated: 0, skipped: 0 };
+    const errors: { import_id: number; row: number; message: string }[] = [];
+    const index = await batchIndex(trx, run, people);
+    const stored = await matchedPeople(trx, run, people, index);
+    const staged = new StagedPeople(stored, run.plan.stageNames);
+    for (const item of prepared) {
+      try {
+        if ('error' in item) throw new RowError(item.error);
+        if (!item.person) counts.skipped++;
+        else {
+          const { state } = item.person;
+          await readUnstaged(trx, run, staged, stored, index.match(state)?.personId, index);
+          counts[
+            run.seen
+              ? dryRunRow(run, state, index, stored)
+              : importRow(run, item.person, index, staged)
+          ]++;
+        }
+      } catch (err) {
+        const message = rowMessage(err);
+        if (message === null) throw err;
+        errors.push({ import_id: imp.id, row: item.row, message: message.slice(0, 1000) });
+      }
+    }
+    const events = new EventBatch();
+    const created = [...(await staged.write(trx, ctx.dialect, imp.account_id, events)).values()];
+    await events.flush(trx);
+    for (let i = 0; i < created.length; i += 500)
+      await trx
+        .insertInto('import_people')
+        .values(created.slice(i, i + 500).map((person_id) => ({ import_id: imp.id, person_id })))
+        .execute();
+    for (let i = 0; i < errors.length; i += 500)
+      await trx
+        .insertInto('import_errors')
+        .values(errors.slice(i, i + 500))
+        .execute();
+    const moved = await trx
+      .updateTable('imports')
+      .set((eb) => ({
+        processed: eb('processed', '+', rows.length),
+        created: eb('created', '+', counts.created),
+        updated: eb('updated', '+', counts.updated),
+        skipped: eb('skipped', '+', counts.skipped),
+        error_count: eb('error_count', '+', errors.length),
+        updated_at: isoSeconds(ctx.clock.now()),
+      }))
+      .where('id', '=', imp.id)
+      .where('processed', '=', imp.processed)
+      .where('status', '=', 'running')
+      .where('undo_status', 'is', null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new ImportMoved();
+  });
+  imp.processed += rows.length;
+}
+
+/** A visible match the batch has not read (see matchedPeople: not expected), read now. */
+async function readUnstaged(
+  trx: Trx,
+  run: ImportRun,
+  staged: StagedPeople,
+  stored: Map<number, PersonState>,
+  personId: number | undefined,
+  index: MatchIndex,
+) {
+  if (personId === undefined || staged.has(personId) || !index.visible.has(personId)) return;
+  if (run.import.on_duplicate === 'skip') return;
+  const more = await loadPeople(trx, run.ctx.dialect, run.import.account_id, [personId], {
+    lock: !run.seen,
+  });
+  for (const [id, state] of more) {
+    stored.set(id, state);
+    staged.add(id, state);
+  }
+}
+
+/**
+ * A batch whose transaction failed on something other than a row's content (a database error)
+ * is retried one row per transaction, so one bad row costs only itself.
+ */
+export async function commitRows(
+  run: ImportRun,
+  rows: NumberedRecord[],
+  prepared?: Prepared[],
+): Promise<void> {
+  try {
+    await commitBatch(run, rows, prepared);
+    return;
+  } catch (err) {
+    if (err instanceof ImportMoved || rows.length === 1) throw err;
+    run.ctx.log.warn({ importId: run.import.id, err }, 'import batch failed; retrying row by row');
+  }
+  for (const row of rows) {
+    try {
+      await commitBatch(run, [row]);
+    } catch (err) {
+      if (err instanceof ImportMoved) throw err;
+      run.ctx.log.error({ importId: run.import.id, row: row.row, err }, 'import row failed');
+      await recordFailedRow(run, row.row);
+    }
+  }
+}
+
+async function recordFailedRow(run: ImportRun, row: number): Promise<void> {
+  const imp = run.import;
+  await run.ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('import_errors')
+      .values({
+        import_id: imp.id,
+        row,
+        message: 'The row could not be saved (see the server log)',
+      })
+      .execute();
+    const moved = await trx
+      .updateTable('imports')
+      .set((eb) => ({ processed: eb('processed', '+', 1), error_count: eb('error_count', '+', 1) }))
+      .where('id', '=', imp.id)
+      .where('processed', '=', imp.processed)
+      .where('status', '=', 'running')
+      .where('undo_status', 'is', null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new ImportMoved();
+  });
+  imp.processed += 1;
+}

@@ -1,0 +1,107 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { ownUnlessAdmin } from '../access/ownership.js';
+import type { ImportsTable } from './imports.tables.js';
+import './imports.tables.js';
+
+export type ImportRow = Selectable<ImportsTable>;
+
+/** Errors listed in GET /v1/imports/:id; the whole report is errors.csv. */
+export const ERRORS_SHOWN = 100;
+
+export async function insertImport(
+  db: DbOrTrx,
+  values: Omit<
+    ImportsTable,
+    'id' | 'processed' | 'created' | 'updated' | 'skipped' | 'error_count' | 'removed'
+  >,
+): Promise<number> {
+  const row = await db
+    .insertInto('imports')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateImport(
+  db: DbOrTrx,
+  id: number,
+  values: Updateable<ImportsTable>,
+): Promise<void> {
+  await db.updateTable('imports').set(values).where('id', '=', id).execute();
+}
+
+export async function deleteImport(db: DbOrTrx, id: number): Promise<void> {
+  await db.deleteFrom('imports').where('id', '=', id).execute();
+}
+
+export async function findImport(db: DbOrTrx, id: number): Promise<ImportRow | undefined> {
+  return db.selectFrom('imports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Imports the caller may see: an Owner or Admin every import of the account, others their own. */
+export function visibleImports(db: DbOrTrx, auth: AuthUser) {
+  return db
+    .selectFrom('imports')
+    .selectAll()
+    .where('account_id', '=', auth.accountId)
+    .where('status', '!=', 'uploading')
+    .where((eb) => ownUnlessAdmin(eb, auth, 'user_id'));
+}
+
+export async function findVisibleImport(
+  db: DbOrTrx,
+  auth: AuthUser,
+  id: number,
+): Promise<ImportRow | undefined> {
+  return visibleImports(db, auth).where('id', '=', id).executeTakeFirst();
+}
+
+export async function storeChunk(db: DbOrTrx, importId: number, seq: number, data: Buffer) {
+  await db.insertInto('import_chunks').values({ import_id: importId, seq, data }).execute();
+}
+
+export async function readChunk(db: DbOrTrx, importId: number, seq: number) {
+  const row = await db
+    .selectFrom('import_chunks')
+    .select('data')
+    .where('import_id', '=', importId)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row ? Buffer.from(row.data) : undefined;
+}
+
+export async function firstErrors(db: DbOrTrx, importId: number, limit = ERRORS_SHOWN) {
+  return db
+    .selectFrom('import_errors')
+    .select(['row', 'message'])
+    .where('import_id', '=', importId)
+    .orderBy('row')
+    .limit(limit)
+    .execute();
+}
+
+/** The people an import created that are still there, a page at a time (undo). */
+export async function createdPeople(db: DbOrTrx, importId: number, limit: number) {
+  const rows = await db
+    .selectFrom('import_people')
+    .select('person_id')
+    .where('import_id', '=', importId)
+    .orderBy('person_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.person_id);
+}
+
+/** The user an import runs as: its rights are theirs at the time the rows are written. */
+export async function importer(db: DbOrTrx, row: ImportRow): Promise<AuthUser | undefined> {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'role'])
+    .where('id', '=', row.user_id)
+    .where('account_id', '=', row.account_id)
+    .executeTakeFirst();
+  return user && { accountId: row.account_id, userId: user.id, ...user };
+}

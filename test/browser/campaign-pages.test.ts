@@ -1,0 +1,98 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { PUBLIC_URL, startServer, type TestServer, unique } from '../helpers.js';
+import { decodedMessage, startSmtpSink, type SmtpSink } from '../smtp-sink.js';
+import { waitFor } from '../process.js';
+import { LAPTOP, PHONE, launchBrowser, newContext, seriousA11yViolations } from './browser.js';
+
+const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'hearth-campaign-pages');
+
+describe('campaign email pages in the browser', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    sink = await startSmtpSink();
+    server = await startServer({
+      env: { HEARTH_SMTP_URL: sink.url, HEARTH_EMAIL_FROM: 'news@hearth.test' },
+      worker: true,
+    });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await sink?.close();
+  });
+
+  async function links() {
+    const { owner } = await server.newAccount();
+    const email = `${unique('page')}@example.com`.toLowerCase();
+    const person = await server.post(owner.key, '/v1/people', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      emails: [{ value: email }],
+    });
+    const campaign = await server.post(owner.key, '/v1/emCampaigns', {
+      origin: 'Hearth',
+      originId: unique('c'),
+      name: 'Open house',
+      subject: 'Open house this Sunday, %contact_first_name%',
+      bodyHtml:
+        '<html><body><h1 style="color:#1d4e89">Open house this Sunday</h1>' +
+        '<p>Dear %contact_first_name%, %agent_name% invites you to 12 Elm Street, 2–4 pm.</p>' +
+        '<p><a href="https://example.com/elm-12">See the photos</a></p>' +
+        '<script>document.title = "hacked"</script></body></html>',
+    });
+    await server.post(owner.key, `/v1/emCampaigns/${campaign.body.id}/send`, {
+      personIds: [person.body.id],
+    });
+    await waitFor(() => sink.countFor(email) === 1, 20_000);
+    const body = decodedMessage(sink.messages.find((m) => m.to === email)!.data);
+    const find = (kind: string) =>
+      new RegExp(`${PUBLIC_URL}/e/${kind}/[A-Za-z0-9_-]+`).exec(body)![0].replace(PUBLIC_URL, '');
+    return { unsubscribe: find('u'), view: find('v') };
+  }
+
+  for (const [label, viewport] of [
+    ['laptop', LAPTOP],
+    ['phone', PHONE],
+  ] as const) {
+    it(`unsubscribes with one button and shows the email in the browser (${label})`, async () => {
+      const { unsubscribe, view } = await links();
+      const context = await newContext(browser, server, viewport);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+
+      await page.goto(view);
+      await page.getByRole('heading', { name: 'Open house this Sunday' }).waitFor();
+      assert.equal(
+        await page.title(),
+        'Open house this Sunday, Grace',
+        'the inline script did not run',
+      );
+      await page.screenshot({ path: path.join(SHOTS, `view-${label}.png`), fullPage: true });
+
+      await page.goto(unsubscribe);
+      await page.getByRole('heading', { name: 'Unsubscribe' }).waitFor();
+      assert.deepEqual(await seriousA11yViolations(page), []);
+      await page.screenshot({ path: path.join(SHOTS, `unsubscribe-${label}.png`), fullPage: true });
+      await page.getByRole('button', { name: 'Unsubscribe' }).click();
+      await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
+      await page.screenshot({
+        path: path.join(SHOTS, `unsubscribed-${label}.png`),
+        fullPage: true,
+      });
+      const blocked = problems.filter((p) => !/Content Security Policy.*script/i.test(p));
+      assert.deepEqual(blocked, [], 'no errors other than the blocked inline script');
+      await context.close();
+    });
+  }
+});

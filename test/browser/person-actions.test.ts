@@ -1,0 +1,157 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, unique, type TestServer } from '../helpers.js';
+import { launchBrowser, newContext, signInUser } from './browser.js';
+
+/** The timeline section of the person page. */
+const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
+
+async function openTab(page: Page, name: string) {
+  await page.getByRole('region', { name: 'Quick actions' }).getByRole('tab', { name }).click();
+}
+
+describe('person page in the browser: quick actions and editing every kind of field', () => {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('logs a call, adds a task, schedules an appointment and starts an action plan; all stay after reload', async () => {
+    const account = await server.newAccount();
+    const key = account.owner.key;
+    const person = await server.post(key, '/v1/people', {
+      firstName: 'Quinn',
+      lastName: unique('Quick'),
+      phones: [{ value: '555-010-3000' }],
+    });
+    const id = person.body.id as number;
+    const planName = unique('Buyer nurture');
+    const plan = await server.post(key, '/v1/actionPlans', { name: planName, status: 'Active' });
+    assert.equal(plan.status, 201, plan.text);
+
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await signInUser(page, server, account.owner);
+    await page.goto(`/people/${id}`);
+    await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
+
+    const callNote = unique('Asked about schools');
+    await openTab(page, 'Call');
+    await page.getByLabel('Minutes').fill('3');
+    await page.getByLabel('Call note').fill(callNote);
+    await page.getByRole('button', { name: 'Log call' }).click();
+    await timeline(page).getByText(callNote).waitFor();
+    await timeline(page)
+      .getByRole('heading', { name: /Outgoing call.*Interested/ })
+      .waitFor();
+
+    const taskName = unique('Send school list');
+    await openTab(page, 'Task');
+    await page.getByRole('textbox', { name: 'Task' }).fill(taskName);
+    await page.getByRole('button', { name: 'Add task' }).click();
+    await timeline(page).getByRole('checkbox', { name: taskName }).waitFor();
+
+    const title = unique('Viewing');
+    await openTab(page, 'Appointment');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Location').fill('12 Elm St');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await timeline(page)
+      .getByRole('heading', { name: new RegExp(title) })
+      .waitFor();
+
+    await openTab(page, 'Action plan');
+    await page.getByRole('combobox', { name: 'Action plan' }).click();
+    await page.getByRole('option', { name: planName }).click();
+    await page.getByRole('button', { name: 'Start plan' }).click();
+    await timeline(page)
+      .getByRole('heading', { name: new RegExp(planName) })
+      .waitFor();
+
+    await page.reload();
+    for (const text of [callNote, title, planName])
+      await timeline(page).getByText(text, { exact: false }).first().waitFor();
+    await timeline(page).getByRole('checkbox', { name: taskName }).waitFor();
+
+    const calls = await server.get(key, `/v1/calls?personId=${id}`);
+    assert.equal(calls.body.calls[0].note, callNote);
+    assert.equal(calls.body.calls[0].duration, 180);
+    const tasks = await server.get(key, `/v1/tasks?personId=${id}`);
+    assert.equal(tasks.body.tasks[0].name, taskName);
+    const appointments = await server.get(key, `/v1/appointments?personId=${id}`);
+    assert.equal(appointments.body.appointments[0].title, title);
+    assert.equal(appointments.body.appointments[0].location, '12 Elm St');
+    const plans = await server.get(key, `/v1/actionPlansPeople?personId=${id}`);
+    assert.equal(plans.body.actionPlansPeople[0].actionPlanId, plan.body.id);
+    await context.close();
+  });
+
+  it('edits emails, phones, addresses and a custom field; the changes persist after reload', async () => {
+    const account = await server.newAccount();
+    const key = account.owner.key;
+    const field = await server.post(key, '/v1/customFields', {
+      label: 'Favourite colour',
+      type: 'text',
+    });
+    assert.equal(field.status, 201, field.text);
+    const person = await server.post(key, '/v1/people', {
+      firstName: 'Edie',
+      lastName: unique('Edit'),
+      emails: [{ value: 'edie@example.com' }],
+      phones: [{ value: '555-010-4000' }],
+    });
+    const id = person.body.id as number;
+
+    const context = await newContext(browser, server);
+    const page = await context.newPage();
+    await signInUser(page, server, account.owner);
+    await page.goto(`/people/${id}`);
+    await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
+
+    await page.getByLabel('Email address').first().fill('edie.new@example.com');
+    await page.getByLabel('Phone number').first().fill('555-010-4999');
+    await page
+      .getByRole('group', { name: 'Addresses' })
+      .getByRole('button', { name: 'Add', exact: true })
+      .click();
+    await page.getByLabel('Street').fill('9 Harbour Rd');
+    await page.getByLabel('City').fill('Portland');
+    await page.getByLabel('Favourite colour').fill('Teal');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByText(/updated|saved/i)
+      .first()
+      .waitFor();
+
+    await page.reload();
+    await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
+    assert.equal(
+      await page.getByLabel('Email address').first().inputValue(),
+      'edie.new@example.com',
+    );
+    assert.equal(await page.getByLabel('Phone number').first().inputValue(), '555-010-4999');
+    assert.equal(await page.getByLabel('Street').inputValue(), '9 Harbour Rd');
+    assert.equal(await page.getByLabel('Favourite colour').inputValue(), 'Teal');
+
+    const saved = await server.get(key, `/v1/people/${id}?fields=allFields`);
+    assert.deepEqual(
+      saved.body.emails.map((e: { value: string }) => e.value),
+      ['edie.new@example.com'],
+    );
+    assert.deepEqual(
+      saved.body.phones.map((p: { value: string }) => p.value),
+      ['555-010-4999'],
+    );
+    assert.equal(saved.body.addresses[0].street, '9 Harbour Rd');
+    assert.equal(saved.body.addresses[0].city, 'Portland');
+    assert.equal(saved.body[field.body.name], 'Teal');
+    await context.close();
+  });
+});

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNotify } from 'react-admin';
+import {
+  Alert,
+  Button,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { apiFetch } from '../api/http';
+import { fetchAll } from '../api/lists';
+import { PageHeading } from '../layout/PageHeading';
+
+interface CustomField {
+  id: number;
+  name: string;
+  label: string;
+  type: string;
+  choices: string[];
+}
+
+const TYPES = ['text', 'date', 'number', 'dropdown'];
+
+/** One list of custom fields: people's (/v1/customFields) or deals' (/v1/dealCustomFields). */
+function FieldsSection({ title, path }: { title: string; path: string }) {
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const key = ['admin', path];
+  const [form, setForm] = useState({ label: '', type: 'text', choices: '' });
+  const { data: fields = [], error } = useQuery({
+    queryKey: key,
+    queryFn: () => fetchAll<CustomField>(`${path}?limit=100`),
+  });
+
+  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
+    let ok = true;
+    try {
+      await action();
+      notify(done, { type: 'info' });
+    } catch (failure) {
+      ok = false;
+      notify((failure as Error).message, { type: 'error' });
+    }
+    await queryClient.invalidateQueries({ queryKey: key });
+    return ok;
+  }
+
+  async function add() {
+    const body: Record<string, unknown> = { label: form.label.trim(), type: form.type };
+    if (form.type === 'dropdown')
+      body.choices = form.choices
+        .split(',')
+        .map((c) => c.trim())
+        .filter(Boolean);
+    const added = await run(
+      () => apiFetch(path, { method: 'POST', body }),
+      `${form.label.trim()} added`,
+    );
+    if (added) setForm({ label: '', type: 'text', choices: '' });
+  }
+
+  return (
+    <Paper variant="outlined" sx={{ p: 2, overflowX: 'auto' }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {error ? <Alert severity="error">{(error as Error).message}</Alert> : null}
+      <Table aria-label={title} size="small">
+        <TableHead>
+          <TableRow>
+            <TableCell>Label</TableCell>
+            <TableCell>Key</TableCell>
+            <TableCell>Type</TableCell>
+            <TableCell>Choices</TableCell>
+            <TableCell>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {fields.map((field) => (
+            <TableRow key={field.id}>
+              <TableCell>{field.label}</TableCell>
+              <TableCell>{field.name}</TableCell>
+              <TableCell>{field.type}</TableCell>
+              <TableCell>{field.choices.join(', ')}</TableCell>
+              <TableCell>
+                <Button
+                  color="error"
+                  aria-label={`Delete ${field.label}`}
+                  onClick={() =>
+                    void run(
+                      () => apiFetch(`${path}/${field.id}`, { method: 'DELETE' }),
+                      `${field.label} deleted`,
+                    )
+                  }
+                >
+                  Delete
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
+        <TextField
+          label={`New ${title.toLowerCase().replace(/s$/, '')} label`}
+          size="small"
+          value={form.label}
+          onChange={(event) => setForm({ ...form, label: event.target.value })}
+        />
+        <TextField
+          select
+          label="Type"
+          size="small"
+          value={form.type}
+          onChange={(event) => setForm({ ...form, type: event.target.value })}
+          sx={{ minWidth: 120 }}
+        >
+          {TYPES.map((type) => (
+            <MenuItem key={type} value={type}>
+              {type}
+            </MenuItem>
+          ))}
+        </TextField>
+        {form.type === 'dropdown' ? (
+          <TextField
+            label="Choices (comma-separated)"
+            size="small"
+            value={form.choices}
+            onChange={(event) => setForm({ ...form, choices: event.target.value })}
+          />
+        ) : null}
+        <Button variant="contained" sx={{ whiteSpace: 'nowrap' }} onClick={() => void add()}>
+          Add field
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Custom fields of people and of deals. */
+export function CustomFieldsScreen() {
+  return (
+    <>
+      <PageHeading>Custom fields</PageHeading>
+      <Stack spacing={3}>
+        <FieldsSection title="People fields" path="/v1/customFields" />
+        <FieldsSection title="Deal fields" path="/v1/dealCustomFields" />
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,328 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNotify, usePermissions } from 'react-admin';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { apiFetch } from '../api/http';
+import { fetchAll } from '../api/lists';
+import { PageHeading } from '../layout/PageHeading';
+
+interface User {
+  id: number;
+  name: string;
+  email: string;
+  role: string;
+}
+interface Invite {
+  id: number;
+  email: string;
+  name: string;
+  role: string;
+  expiresAt: string;
+  inviteLink?: string;
+  emailed?: boolean;
+}
+
+const ROLES = ['Owner', 'Admin', 'Agent', 'Lender'];
+const USERS_KEY = ['admin', 'users'];
+const INVITES_KEY = ['admin', 'invites'];
+
+function useAction() {
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  return async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
+    let ok = true;
+    try {
+      await action();
+      notify(done, { type: 'info' });
+    } catch (failure) {
+      ok = false;
+      notify((failure as Error).message, { type: 'error' });
+    }
+    await queryClient.invalidateQueries({ queryKey: ['admin'] });
+    return ok;
+  };
+}
+
+function DeactivateDialog({
+  user,
+  users,
+  onClose,
+}: {
+  user: User;
+  users: User[];
+  onClose: () => void;
+}) {
+  const act = useAction();
+  const heirs = users.filter((u) => u.id !== user.id);
+  const [assignTo, setAssignTo] = useState<number | ''>(heirs[0]?.id ?? '');
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="deactivate-title">
+      <DialogTitle id="deactivate-title">Deactivate {user.name}</DialogTitle>
+      <DialogContent>
+        <Typography sx={{ mb: 2 }}>
+          Their sessions, API key and application tokens stop working. Their people go to:
+        </Typography>
+        <TextField
+          select
+          fullWidth
+          label="Hand their people to"
+          value={assignTo}
+          onChange={(event) => setAssignTo(Number(event.target.value))}
+        >
+          {heirs.map((u) => (
+            <MenuItem key={u.id} value={u.id}>
+              {u.name} ({u.role})
+            </MenuItem>
+          ))}
+        </TextField>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={assignTo === ''}
+          onClick={async () => {
+            const path = `/v1/users/${user.id}?assignTo=${assignTo}`;
+            if (await act(() => apiFetch(path, { method: 'DELETE' }), `${user.name} deactivated`))
+              onClose();
+          }}
+        >
+          Deactivate
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function UsersTable({ users }: { users: User[] }) {
+  const act = useAction();
+  const { permissions } = usePermissions();
+  const [leaving, setLeaving] = useState<User | null>(null);
+  const roles = permissions === 'Owner' ? ROLES : ROLES.filter((r) => r !== 'Owner');
+  return (
+    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+      <Table aria-label="Users">
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Email</TableCell>
+            <TableCell>Role</TableCell>
+            <TableCell>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {users.map((user) => (
+            <TableRow key={user.id}>
+              <TableCell>{user.name}</TableCell>
+              <TableCell>{user.email}</TableCell>
+              <TableCell>
+                <TextField
+                  select
+                  size="small"
+                  label={`Role of ${user.name}`}
+                  value={user.role}
+                  disabled={user.role === 'Owner' && permissions !== 'Owner'}
+                  onChange={(event) =>
+                    void act(
+                      () =>
+                        apiFetch(`/v1/users/${user.id}`, {
+                          method: 'PUT',
+                          body: { role: event.target.value },
+                        }),
+                      `${user.name} is now ${event.target.value}`,
+                    )
+                  }
+                >
+                  {(roles.includes(user.role) ? roles : [user.role, ...roles]).map((role) => (
+                    <MenuItem key={role} value={role}>
+                      {role}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </TableCell>
+              <TableCell>
+                <Button
+                  color="error"
+                  aria-label={`Deactivate ${user.name}`}
+                  onClick={() => setLeaving(user)}
+                >
+                  Deactivate
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {leaving ? (
+        <DeactivateDialog user={leaving} users={users} onClose={() => setLeaving(null)} />
+      ) : null}
+    </Paper>
+  );
+}
+
+function InviteForm() {
+  const act = useAction();
+  const { permissions } = usePermissions();
+  const [form, setForm] = useState({ email: '', name: '', role: 'Agent' });
+  const [sent, setSent] = useState<Invite | null>(null);
+  const set = (field: keyof typeof form) => (event: { target: { value: string } }) =>
+    setForm({ ...form, [field]: event.target.value });
+  async function send() {
+    let created: Invite | null = null;
+    const ok = await act(async () => {
+      created = (await apiFetch('/v1/invites', { method: 'POST', body: form })).json as Invite;
+    }, `Invite for ${form.email} created`);
+    if (ok) {
+      setSent(created);
+      setForm({ email: '', name: '', role: 'Agent' });
+    }
+  }
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+        Invite someone
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+        <TextField
+          label="Email"
+          type="email"
+          size="small"
+          value={form.email}
+          onChange={set('email')}
+        />
+        <TextField label="Name" size="small" value={form.name} onChange={set('name')} />
+        <TextField
+          select
+          label="Role"
+          size="small"
+          value={form.role}
+          onChange={set('role')}
+          sx={{ minWidth: 120 }}
+        >
+          {ROLES.filter((r) => r !== 'Owner' || permissions === 'Owner').map((role) => (
+            <MenuItem key={role} value={role}>
+              {role}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button
+          variant="contained"
+          sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+          onClick={() => void send()}
+        >
+          Send invite
+        </Button>
+      </Stack>
+      {sent?.inviteLink ? (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          Email is not set up, so give {sent.name} this link yourself. It is shown only now and
+          works once, for 7 days.
+          <TextField
+            fullWidth
+            size="small"
+            label="Invite link"
+            value={sent.inviteLink}
+            slotProps={{ input: { readOnly: true } }}
+            sx={{ mt: 1 }}
+          />
+        </Alert>
+      ) : null}
+      {sent?.emailed ? (
+        <Alert severity="success" sx={{ mt: 2 }}>
+          The invite was emailed to {sent.email}.
+        </Alert>
+      ) : null}
+    </Paper>
+  );
+}
+
+function PendingInvites({ invites }: { invites: Invite[] }) {
+  const act = useAction();
+  if (invites.length === 0)
+    return <Typography color="text.secondary">No pending invites.</Typography>;
+  return (
+    <Paper variant="outlined">
+      <Table aria-label="Pending invites">
+        <TableHead>
+          <TableRow>
+            <TableCell>Name</TableCell>
+            <TableCell>Email</TableCell>
+            <TableCell>Role</TableCell>
+            <TableCell>Expires</TableCell>
+            <TableCell>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {invites.map((invite) => (
+            <TableRow key={invite.id}>
+              <TableCell>{invite.name}</TableCell>
+              <TableCell>{invite.email}</TableCell>
+              <TableCell>{invite.role}</TableCell>
+              <TableCell>{new Date(invite.expiresAt).toLocaleDateString()}</TableCell>
+              <TableCell>
+                <Button
+                  aria-label={`Withdraw the invite for ${invite.email}`}
+                  onClick={() =>
+                    void act(
+                      () => apiFetch(`/v1/invites/${invite.id}`, { method: 'DELETE' }),
+                      `Invite for ${invite.email} withdrawn`,
+                    )
+                  }
+                >
+                  Withdraw
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
+/** Users and their roles, deactivation with hand-over, invites. */
+export function UsersScreen() {
+  const users = useQuery({
+    queryKey: USERS_KEY,
+    queryFn: () => fetchAll<User>('/v1/users?limit=100'),
+  });
+  const invites = useQuery({
+    queryKey: INVITES_KEY,
+    queryFn: async () => ((await apiFetch('/v1/invites')).json as { invites: Invite[] }).invites,
+  });
+  return (
+    <>
+      <PageHeading>Users</PageHeading>
+      {users.error ? <Alert severity="error">{(users.error as Error).message}</Alert> : null}
+      <Stack spacing={3}>
+        <UsersTable users={users.data ?? []} />
+        <InviteForm />
+        <Box>
+          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+            Pending invites
+          </Typography>
+          <PendingInvites invites={invites.data ?? []} />
+        </Box>
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Form, ResourceContextProvider, SaveButton, useNotify, type RaRecord } from 'react-admin';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import type { HttpError } from 'react-admin';
+
+/** True on a phone-sized screen: dialogs take the whole screen, lists drop their columns. */
+export function usePhone(): boolean {
+  return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+}
+
+/** The API's field errors (`errors: [{field, message}]`, flattened by http.ts) for the form. */
+function fieldErrors(failure: unknown): Record<string, string> | undefined {
+  const errors = (failure as HttpError)?.body?.errors as Record<string, string> | undefined;
+  if (!errors || Object.keys(errors).length === 0) return undefined;
+  // react-hook-form names nested fields with dots: stages[0].name → stages.0.name
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, message]) => [field.replace(/\[(\d+)\]/g, '.$1'), message]),
+  );
+}
+
+/**
+ * Runs a write against the API: says `done` when it worked, the API's errorMessage when not, and
+ * refreshes what the screen shows of the given resources (react-admin caches lists per resource).
+ * Resolves to the field errors of a refused write (undefined when it worked or had none).
+ */
+export function useApiAction(resources: string[]) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  return async (
+    action: () => Promise<unknown>,
+    done: string,
+  ): Promise<{ ok: boolean; errors?: Record<string, string> }> => {
+    let outcome: { ok: boolean; errors?: Record<string, string> };
+    try {
+      await action();
+      notify(done, { type: 'info' });
+      outcome = { ok: true };
+    } catch (failure) {
+      notify((failure as Error).message, { type: 'error', autoHideDuration: 10_000 });
+      outcome = { ok: false, errors: fieldErrors(failure) };
+    }
+    await Promise.all(
+      resources.map((resource) => queryClient.invalidateQueries({ queryKey: [resource] })),
+    );
+    return outcome;
+  };
+}
+
+/**
+ * A react-admin form in a dialog (full screen on a phone). `onSubmit` answers whether it worked and
+ * the API's field errors, which the form then shows beside the fields.
+ */
+export function FormDialog({
+  resource,
+  title,
+  maxWidth = 'sm',
+  record,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  /** The API resource the form edits (react-admin's inputs want to know it). */
+  resource: string;
+  title: string;
+  maxWidth?: 'sm' | 'md';
+  record?: Partial<RaRecord>;
+  onSubmit: (values: Record<string, unknown>) => Promise<{ ok: boolean; errors?: object }>;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const phone = usePhone();
+  const titleId = `dialog-${title.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <ResourceContextProvider value={resource}>
+      <Dialog
+        open
+        onClose={onClose}
+        fullScreen={phone}
+        fullWidth
+        maxWidth={maxWidth}
+        aria-labelledby={titleId}
+      >
+        <Form
+          record={record}
+          onSubmit={async (values: Record<string, unknown>) => {
+            const outcome = await onSubmit(values);
+            if (outcome.ok) onClose();
+            return outcome.errors;
+          }}
+        >
+          <DialogTitle id={titleId}>{title}</DialogTitle>
+          <DialogContent>{children}</DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancel</Button>
+            <SaveButton label="Save" alwaysEnable />
+          </DialogActions>
+        </Form>
+      </Dialog>
+    </ResourceContextProvider>
+  );
+}
+
+/** Drops empty strings and nulls the API would refuse on optional fields. */
+export function withoutBlanks<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined),
+  ) as Partial<T>;
+}

@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState } from 'react';
+import { MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { saveCampaign, type Campaign } from './api';
+import { MERGE_FIELDS } from './mergeFields';
+
+type Field = 'subject' | 'bodyHtml';
+
+/**
+ * The campaign's subject and HTML body, saved as you type (a sent campaign keeps the text it was
+ * sent with), and a merge-field picker that inserts at the cursor of the field last used.
+ */
+export function Composer({
+  campaign,
+  onSaved,
+}: {
+  campaign: Campaign;
+  onSaved: (campaign: Campaign) => void;
+}) {
+  const [text, setText] = useState({ subject: campaign.subject, bodyHtml: campaign.bodyHtml });
+  const [saved, setSaved] = useState(text);
+  const [state, setState] = useState<'saved' | 'saving' | 'error'>('saved');
+  const refs = {
+    subject: useRef<HTMLInputElement>(null),
+    bodyHtml: useRef<HTMLTextAreaElement>(null),
+  };
+  const last = useRef<Field>('bodyHtml');
+
+  useEffect(() => {
+    if (text.subject === saved.subject && text.bodyHtml === saved.bodyHtml) return;
+    const timer = setTimeout(async () => {
+      setState('saving');
+      try {
+        onSaved(await saveCampaign(campaign.id, text));
+        setSaved(text);
+        setState('saved');
+      } catch {
+        setState('error');
+      }
+    }, 600);
+    return () => clearTimeout(timer);
+  }, [text, saved, campaign.id, onSaved]);
+
+  function insert(token: string) {
+    const field = last.current;
+    const input = refs[field].current;
+    const value = text[field];
+    const start = input?.selectionStart ?? value.length;
+    const end = input?.selectionEnd ?? value.length;
+    setText({ ...text, [field]: value.slice(0, start) + token + value.slice(end) });
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(start + token.length, start + token.length);
+    });
+  }
+
+  return (
+    <Paper sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="compose-heading">
+      <Stack spacing={2}>
+        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+          <Typography id="compose-heading" variant="h6" component="h2">
+            Message
+          </Typography>
+          <Typography
+            variant="body2"
+            color={state === 'error' ? 'error' : 'text.secondary'}
+            role="status"
+          >
+            {state === 'saving' ? 'Saving…' : state === 'error' ? 'Not saved: try again' : 'Saved'}
+          </Typography>
+        </Stack>
+        <TextField
+          label="Subject"
+          value={text.subject}
+          inputRef={refs.subject}
+          onFocus={() => (last.current = 'subject')}
+          onChange={(e) => setText({ ...text, subject: e.target.value })}
+          slotProps={{ htmlInput: { maxLength: 1000 } }}
+        />
+        <TextField
+          select
+          label="Insert merge field"
+          value=""
+          onChange={(e) => insert(e.target.value)}
+          helperText="Replaced for each recipient when the email is sent or displayed"
+          sx={{ maxWidth: { sm: 360 } }}
+        >
+          {MERGE_FIELDS.map((f) => (
+            <MenuItem key={f.token} value={f.token}>
+              {f.label}{' '}
+              <Typography component="span" color="text.secondary" sx={{ ml: 1, fontSize: 13 }}>
+                {f.token}
+              </Typography>
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          label="Body (HTML)"
+          value={text.bodyHtml}
+          inputRef={refs.bodyHtml}
+          onFocus={() => (last.current = 'bodyHtml')}
+          onChange={(e) => setText({ ...text, bodyHtml: e.target.value })}
+          multiline
+          minRows={8}
+          maxRows={20}
+          slotProps={{
+            htmlInput: { style: { fontFamily: 'ui-monospace, monospace', fontSize: 13 } },
+          }}
+        />
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,22 @@
+/** The interface's merge fields (replaced per recipient when a campaign is sent or displayed). */
+export const MERGE_FIELDS: { token: string; label: string }[] = [
+  { token: '%contact_first_name%', label: 'Contact first name' },
+  { token: '%contact_last_name%', label: 'Contact last name' },
+  { token: '%contact_name%', label: 'Contact full name' },
+  { token: '%contact_email%', label: 'Contact email' },
+  { token: '%contact_phone%', label: 'Contact phone' },
+  { token: '%contact_address%', label: 'Contact address' },
+  { token: '%contact_street%', label: 'Contact street' },
+  { token: '%contact_city%', label: 'Contact city' },
+  { token: '%contact_state%', label: 'Contact state' },
+  { token: '%contact_zipcode%', label: 'Contact ZIP code' },
+  { token: '%contact_country%', label: 'Contact country' },
+  { token: '%contact_rels_first_name%', label: 'Recipients’ first names' },
+  { token: '%source_name%', label: 'Lead source' },
+  { token: '%inquiry_address%', label: 'Inquiry address' },
+  { token: '%agent_name%', label: 'Agent full name' },
+  { token: '%agent_first_name%', label: 'Agent first name' },
+  { token: '%agent_last_name%', label: 'Agent last name' },
+  { token: '%agent_email%', label: 'Agent email' },
+  { token: '%agent_phone%', label: 'Agent phone' },
+];
