@@ -186,10 +186,11 @@ describe('GET /v1/people: filters, sort, fields, trash', () => {
   });
 
   it('sort: a field name ascending, -field descending, default id descending', async () => {
-    const order = async (q: string) =>
-      (await server.get(key, `/v1/people?limit=100&${q}`)).body.people.map(
-        (p: { name: string }) => p.name,
-      );
+    const order = async (q: string) => {
+      const res = await server.get(key, `/v1/people?limit=100&${q}`);
+      assert.equal(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
+      return res.body.people.map((p: { name: string }) => p.name);
+    };
     assert.deepEqual(await order(''), [
       'Dan 100% Real_Name',
       'Carol Archer',
