@@ -41,6 +41,11 @@ export interface Config {
   requestTimeout: number;
   /** ms one people-list request's queries may run before a 503 (src/db/query-budget.ts) */
   listQueryBudgetMs: number;
+  /**
+   * HEARTH_DB_SHORTCUTS (on): hot queries compiled once and, on SQLite, group commit. `off` runs
+   * plain Kysely with each transaction committing alone: `npm run bench -- machinery` compares both.
+   */
+  dbShortcuts: boolean;
 }
 
 /** Built-in campaign email (HEARTH_SMTP_URL is the server it goes through). */
@@ -82,6 +87,13 @@ function flagVar(env: Env, name: string): boolean {
   if (raw === undefined || raw === '' || raw === '0') return false;
   if (raw === '1' || raw === 'true') return true;
   fail(name, `must be 1 or unset, got "${raw}"`);
+}
+
+function onOffVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  fail(name, `must be on or off, got "${raw}"`);
 }
 
 function fileVar(env: Env, name: string): string | null {
@@ -289,5 +301,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevelVar(env),
     requestTimeout: intVar(env, 'HEARTH_REQUEST_TIMEOUT', 60, 1, 3600),
     listQueryBudgetMs: intVar(env, 'HEARTH_LIST_QUERY_MS', 1000, 10, 60_000),
+    dbShortcuts: onOffVar(env, 'HEARTH_DB_SHORTCUTS', true),
   });
 }

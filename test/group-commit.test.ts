@@ -50,6 +50,50 @@ describe('SQLite group commit', () => {
     assert.deepEqual(new Set(seenAtResolution), new Set([1]));
   });
 
+  it('transactions that queue up share COMMITs: 60 inserts commit in a few groups', async () => {
+    assert.ok((await commitsOf(opened, 'shared')) <= 10);
+  });
+
+  it('with HEARTH_DB_SHORTCUTS=off (shortcuts: false) each transaction commits alone', async () => {
+    const file = path.join(dir, 'plain.db');
+    const plain = openDatabase(`sqlite:${file}`, { shortcuts: false });
+    await sql`create table items (id integer primary key, value text not null unique)`.execute(
+      plain.db,
+    );
+    const plainObserver = new Database(file, { readonly: true });
+    try {
+      assert.equal(await commitsOf(plain, 'alone', plainObserver), 60);
+    } finally {
+      plainObserver.close();
+      await plain.db.destroy();
+    }
+  });
+
+  /**
+   * How many COMMITs 60 concurrent inserts took: each caller resumes once its group has committed,
+   * so the rows another connection sees at that moment tell the groups apart.
+   */
+  async function commitsOf(database: OpenedDatabase, prefix: string, reader = observer) {
+    const seen = new Set<number>();
+    const count = () =>
+      (
+        reader.prepare('select count(*) as n from items where value like ?').get(`${prefix}-%`) as {
+          n: number;
+        }
+      ).n;
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        database.db
+          .transaction()
+          .execute((trx) =>
+            sql`insert into items (value) values (${`${prefix}-${i}`})`.execute(trx),
+          )
+          .then(() => seen.add(count())),
+      ),
+    );
+    return seen.size;
+  }
+
   it('a failing transaction is rolled back alone; the others in its group commit', async () => {
     const outcomes = await Promise.allSettled([
       insert('group-a'),

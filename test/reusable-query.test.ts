@@ -28,18 +28,48 @@ describe('reusableQuery: compiled once, filled with new values each call', () =>
     assert.equal(await ownerOf(server.ctx.db, 'owner', 999_999_999), undefined);
   });
 
-  it('keeps one compiled form per shape', async () => {
-    const account = await server.newAccount();
-    const agent = await account.addUser('Agent');
-    const byRole = reusableQuery((db, role, accountId: number) =>
-      db
+  /** A query by role whose builds are counted: each build is one compilation. */
+  const countedByRole = () => {
+    let builds = 0;
+    const byRole = reusableQuery((db, role, accountId: number) => {
+      builds += 1;
+      return db
         .selectFrom('users')
         .select('id')
         .where('account_id', '=', accountId)
-        .where('role', '=', role as 'Owner'),
-    );
-    assert.equal((await byRole(server.ctx.db, 'Owner', account.accountId))?.id, account.owner.id);
-    assert.equal((await byRole(server.ctx.db, 'Agent', account.accountId))?.id, agent.id);
+        .where('role', '=', role as 'Owner');
+    });
+    return { byRole, builds: () => builds };
+  };
+
+  it('keeps one compiled form per shape', async () => {
+    const account = await server.newAccount();
+    const other = await server.newAccount();
+    const agent = await account.addUser('Agent');
+    const { byRole, builds } = countedByRole();
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await byRole(server.ctx.db, 'Owner', account.accountId))?.id, account.owner.id);
+      assert.equal((await byRole(server.ctx.db, 'Agent', account.accountId))?.id, agent.id);
+      assert.equal((await byRole(server.ctx.db, 'Owner', other.accountId))?.id, other.owner.id);
+    }
+    // Two shapes (Owner, Agent), each compiled once, whatever the number of calls and values.
+    assert.equal(builds(), 2);
+  });
+
+  it('with HEARTH_DB_SHORTCUTS=off compiles every call, with the same answers', async () => {
+    const plain = await startServer({ api: false, env: { HEARTH_DB_SHORTCUTS: 'off' } });
+    try {
+      const account = await plain.newAccount();
+      const { byRole, builds } = countedByRole();
+      for (let i = 0; i < 3; i++)
+        assert.equal(
+          (await byRole(plain.ctx.db, 'Owner', account.accountId))?.id,
+          account.owner.id,
+        );
+      assert.equal(builds(), 3);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('reusableWrite: changes only the rows its values name, and reports how many, per shape', async () => {

@@ -39,6 +39,13 @@ const pools = new WeakMap<Kysely<DB>, pg.Pool>();
 /** SQLite: the handle on read threads (read-threads.ts) of each database, made on first use. */
 const heavyReaders = new WeakMap<Kysely<DB>, () => Kysely<DB>>();
 const onReadThreads = new WeakSet<Kysely<DB>>();
+/** The adapters of databases opened with `shortcuts: false` (a transaction shares its database's). */
+const plainAdapters = new WeakSet<object>();
+
+/** False for a database opened with `shortcuts: false`: reusable-query.ts then compiles every call. */
+export function compilesOnce(db: DbOrTrx): boolean {
+  return !plainAdapters.has(db.getExecutor().adapter);
+}
 
 /**
  * Where a read that may be heavy (a list page, its total) should run: on SQLite, outside a
@@ -82,7 +89,21 @@ function openReader(file: string): SyncReader & { close(): Promise<void> } {
 
 export function openDatabase(
   databaseUrl: string,
-  options: { poolSize?: number; onBackgroundError?: (message: string) => void } = {},
+  options: {
+    poolSize?: number;
+    onBackgroundError?: (message: string) => void;
+    /** false: plain Kysely, each transaction committing alone (config.dbShortcuts) */
+    shortcuts?: boolean;
+  } = {},
+): OpenedDatabase {
+  const opened = openByDialect(databaseUrl, options);
+  if (options.shortcuts === false) plainAdapters.add(opened.db.getExecutor().adapter);
+  return opened;
+}
+
+function openByDialect(
+  databaseUrl: string,
+  options: Parameters<typeof openDatabase>[1] & object,
 ): OpenedDatabase {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'sqlite') {
@@ -129,7 +150,9 @@ export function openDatabase(
     };
     const db = new Kysely<DB>({
       dialect: withIdempotencyClaims(
-        new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose)),
+        new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose), {
+          grouped: options.shortcuts !== false,
+        }),
         dialect,
       ),
     });

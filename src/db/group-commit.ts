@@ -69,6 +69,8 @@ class GroupCommitDriver implements Driver {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly statements: StatementCache,
+    /** false: every transaction commits alone as it ends (HEARTH_DB_SHORTCUTS=off, for the bench) */
+    private readonly grouped: boolean,
   ) {}
 
   async init(): Promise<void> {
@@ -129,6 +131,7 @@ class GroupCommitDriver implements Driver {
     this.#joined = false;
     if (group) {
       if (
+        !this.grouped ||
         this.#commitDue ||
         group.members >= MAX_MEMBERS ||
         Date.now() - group.opened >= MAX_OPEN_MS
@@ -215,12 +218,13 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly statements: StatementCache,
+    private readonly options: { grouped: boolean } = { grouped: true },
   ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new GroupCommitDriver(this.sqlite, this.statements);
+    return new GroupCommitDriver(this.sqlite, this.statements, this.options.grouped);
   }
 
   override createAdapter(): DialectAdapter {

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable, type Insertable } from 'kysely';
 import type { DB, DbOrTrx } from './database.js';
-import { syncReaderOf } from './connect.js';
+import { compilesOnce, syncReaderOf } from './connect.js';
 
 const MARKER = '\u0000hearth-arg-';
 
@@ -27,7 +27,8 @@ function compiledOnce<A extends Argument[]>(
   const compiled = new Map<string, Compiled>();
   return (db: DbOrTrx, shape: string, args: A): { sql: string; parameters: unknown[] } => {
     const key = `${db.getExecutor().adapter.constructor.name}:${shape}`;
-    let entry = compiled.get(key);
+    const cached = compilesOnce(db);
+    let entry = cached ? compiled.get(key) : undefined;
     if (!entry) {
       const markers = args.map((_, i) => `${MARKER}${i}`) as A;
       const query = build(db, shape, ...markers).compile();
@@ -35,7 +36,7 @@ function compiledOnce<A extends Argument[]>(
         typeof p === 'string' && p.startsWith(MARKER) ? Number(p.slice(MARKER.length)) : -1,
       );
       entry = { sql: query.sql, slots, constants: query.parameters };
-      remember(compiled, key, entry);
+      if (cached) remember(compiled, key, entry);
     }
     const { sql, slots, constants } = entry;
     return { sql, parameters: slots.map((slot, i) => (slot === -1 ? constants[i] : args[slot])) };
@@ -55,7 +56,7 @@ export function reusableQuery<A extends Argument[], Row>(
   return async (db: DbOrTrx, shape: string, ...args: A): Promise<Row | undefined> => {
     const { sql, parameters } = fill(db, shape, args);
     // Outside a transaction on SQLite: the read connection answers at once (see syncReaderOf).
-    const reader = syncReaderOf(db);
+    const reader = compilesOnce(db) ? syncReaderOf(db) : undefined;
     if (reader) return reader.get(sql, parameters) as Row | undefined;
     const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters));
     return result.rows[0];
@@ -122,7 +123,8 @@ export async function insertRows<T extends keyof DB & string>(
       throw new Error(`insertRows(${table}): every row must give the same columns`);
   }
   const key = `${db.getExecutor().adapter.constructor.name}|${table}|${columns.join(',')}|${rows.length}|${options.returning ?? ''}|${options.onConflictDoNothing?.join(',') ?? ''}`;
-  let entry = compiledInserts.get(key);
+  const cached = compilesOnce(db);
+  let entry = cached ? compiledInserts.get(key) : undefined;
   if (!entry) {
     const markerRows = rows.map((_, r) =>
       Object.fromEntries(
@@ -144,7 +146,7 @@ export async function insertRows<T extends keyof DB & string>(
       return Number(p.slice(MARKER.length));
     });
     entry = { sql: compiled.sql, slots };
-    remember(compiledInserts, key, entry);
+    if (cached) remember(compiledInserts, key, entry);
   }
   const parameters = entry.slots.map((slot) => values[slot]);
   const result = await db.executeQuery<Record<string, unknown>>(
