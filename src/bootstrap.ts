@@ -33,7 +33,7 @@ export async function createContext(
   const log = options.log ?? createLogger(config);
   ensurePrivateDir(config.dataDir);
   const { db, dialect } = openDatabase(config.databaseUrl, {
-    shortcuts: config.dbShortcuts,
+    ...config.dbShortcuts,
     onBackgroundError: (message) =>
       log.warn({ error: message }, 'background WAL checkpoint failed'),
   });

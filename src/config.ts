@@ -42,10 +42,11 @@ export interface Config {
   /** ms one people-list request's queries may run before a 503 (src/db/query-budget.ts) */
   listQueryBudgetMs: number;
   /**
-   * HEARTH_DB_SHORTCUTS (on): hot queries compiled once and, on SQLite, group commit. `off` runs
-   * plain Kysely with each transaction committing alone: `npm run bench -- machinery` compares both.
+   * HEARTH_DB_SHORTCUTS (`on`): the hottest queries compiled once and, on SQLite, group commit.
+   * `compiled`: without group commit; `off`: plain Kysely, each transaction committing alone.
+   * Only for `npm run bench -- machinery`, which measures what each buys.
    */
-  dbShortcuts: boolean;
+  dbShortcuts: DbShortcuts;
 }
 
 /** Built-in campaign email (HEARTH_SMTP_URL is the server it goes through). */
@@ -62,6 +63,14 @@ export interface EmailConfig {
   dkim: { domainName: string; keySelector: string; privateKey: string } | null;
   /** HEARTH_BOUNCE_SECRET: the bearer secret of POST /e/bounces (bounce reports); unset = off. */
   bounceSecret: string | null;
+}
+
+/** What reusable-query.ts and group commit may do (HEARTH_DB_SHORTCUTS); both on unless measuring. */
+export interface DbShortcuts {
+  /** the hottest queries compiled once (reusable-query.ts), SQLite's by-id reads on the read connection */
+  compiledQueries: boolean;
+  /** SQLite: transactions that queue up share one COMMIT (sqlite/group-commit.ts) */
+  groupCommit: boolean;
 }
 
 /** Thrown for a bad configuration value; its message is the one line printed at start-up. */
@@ -89,11 +98,13 @@ function flagVar(env: Env, name: string): boolean {
   fail(name, `must be 1 or unset, got "${raw}"`);
 }
 
-function onOffVar(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'on' || raw === 'off') return raw === 'on';
-  fail(name, `must be on or off, got "${raw}"`);
+function dbShortcutsVar(env: Env): DbShortcuts {
+  const raw = env.HEARTH_DB_SHORTCUTS;
+  if (raw === undefined || raw === '' || raw === 'on')
+    return { compiledQueries: true, groupCommit: true };
+  if (raw === 'compiled') return { compiledQueries: true, groupCommit: false };
+  if (raw === 'off') return { compiledQueries: false, groupCommit: false };
+  fail('HEARTH_DB_SHORTCUTS', `must be on, compiled or off, got "${raw}"`);
 }
 
 function fileVar(env: Env, name: string): string | null {
@@ -301,6 +312,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevelVar(env),
     requestTimeout: intVar(env, 'HEARTH_REQUEST_TIMEOUT', 60, 1, 3600),
     listQueryBudgetMs: intVar(env, 'HEARTH_LIST_QUERY_MS', 1000, 10, 60_000),
-    dbShortcuts: onOffVar(env, 'HEARTH_DB_SHORTCUTS', true),
+    dbShortcuts: dbShortcutsVar(env),
   });
 }

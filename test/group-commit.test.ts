@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDatabase, type OpenedDatabase } from '../src/db/connect.js';
 
-/** SQLite transactions that queue up share one COMMIT (src/db/group-commit.ts). */
+/** SQLite transactions that queue up share one COMMIT (src/db/sqlite/group-commit.ts). */
 describe('SQLite group commit', () => {
   let dir: string;
   let opened: OpenedDatabase;
@@ -54,9 +54,9 @@ describe('SQLite group commit', () => {
     assert.ok((await commitsOf(opened, 'shared')) <= 10);
   });
 
-  it('with HEARTH_DB_SHORTCUTS=off (shortcuts: false) each transaction commits alone', async () => {
+  it('without group commit (HEARTH_DB_SHORTCUTS=compiled or off) each transaction commits alone', async () => {
     const file = path.join(dir, 'plain.db');
-    const plain = openDatabase(`sqlite:${file}`, { shortcuts: false });
+    const plain = openDatabase(`sqlite:${file}`, { groupCommit: false });
     await sql`create table items (id integer primary key, value text not null unique)`.execute(
       plain.db,
     );

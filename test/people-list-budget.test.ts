@@ -57,7 +57,7 @@ describe('GET /v1/people: a query over its time budget', () => {
   });
 });
 
-// SQLite runs the people list on read threads (src/db/read-threads.ts): while a heavy list is
+// SQLite runs the people list on read threads (src/db/sqlite/read-threads.ts): while a heavy list is
 // being read, the event loop keeps answering. (On PostgreSQL queries never held the loop.)
 describe('GET /v1/people: heavy lists are read off the event loop', () => {
   let server: TestServer;

@@ -6,10 +6,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase, type OpenedDatabase } from '../src/db/connect.js';
-import { withStatementCache } from '../src/db/statement-cache.js';
+import { withStatementCache } from '../src/db/sqlite/statement-cache.js';
 import type { DB } from '../src/db/database.js';
 
-/** How Hearth runs statements on SQLite: src/db/statement-cache.ts and src/db/sqlite-replanning.ts. */
+/** How Hearth runs statements on SQLite: src/db/sqlite/statement-cache.ts and src/db/sqlite/replanning.ts. */
 describe('SQLite statements', () => {
   let dir: string;
 

@@ -3,16 +3,17 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
-import { GroupCommitSqliteDialect } from './group-commit.js';
-import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
+import { GroupCommitSqliteDialect } from './sqlite/group-commit.js';
+import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite/checkpointer.js';
 import type { DB, DbOrTrx } from './database.js';
+import type { DbShortcuts } from '../config.js';
 import { dialectOf, type DialectName } from './dialect.js';
-import { withStatementCache } from './statement-cache.js';
-import { dropStat4Samples } from './sqlite-replanning.js';
-import { registerQueryBudget } from './budget-function.js';
+import { withStatementCache } from './sqlite/statement-cache.js';
+import { dropStat4Samples } from './sqlite/replanning.js';
+import { registerQueryBudget } from './sqlite/budget-function.js';
 import { ensurePrivateDatabaseFiles } from '../private-files.js';
 import { withIdempotencyClaims } from '../idempotency/claim.js';
-import { ReadThreads, readThreadsDb } from './read-threads.js';
+import { ReadThreads, readThreadsDb } from './sqlite/read-threads.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -39,10 +40,10 @@ const pools = new WeakMap<Kysely<DB>, pg.Pool>();
 /** SQLite: the handle on read threads (read-threads.ts) of each database, made on first use. */
 const heavyReaders = new WeakMap<Kysely<DB>, () => Kysely<DB>>();
 const onReadThreads = new WeakSet<Kysely<DB>>();
-/** The adapters of databases opened with `shortcuts: false` (a transaction shares its database's). */
+/** The adapters of databases opened with `compiledQueries: false` (a transaction shares its database's). */
 const plainAdapters = new WeakSet<object>();
 
-/** False for a database opened with `shortcuts: false`: reusable-query.ts then compiles every call. */
+/** False for a database opened with `compiledQueries: false`: reusable-query.ts then compiles every call. */
 export function compilesOnce(db: DbOrTrx): boolean {
   return !plainAdapters.has(db.getExecutor().adapter);
 }
@@ -92,12 +93,10 @@ export function openDatabase(
   options: {
     poolSize?: number;
     onBackgroundError?: (message: string) => void;
-    /** false: plain Kysely, each transaction committing alone (config.dbShortcuts) */
-    shortcuts?: boolean;
-  } = {},
+  } & Partial<DbShortcuts> = {},
 ): OpenedDatabase {
   const opened = openByDialect(databaseUrl, options);
-  if (options.shortcuts === false) plainAdapters.add(opened.db.getExecutor().adapter);
+  if (options.compiledQueries === false) plainAdapters.add(opened.db.getExecutor().adapter);
   return opened;
 }
 
@@ -151,7 +150,7 @@ function openByDialect(
     const db = new Kysely<DB>({
       dialect: withIdempotencyClaims(
         new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose), {
-          grouped: options.shortcuts !== false,
+          grouped: options.groupCommit !== false,
         }),
         dialect,
       ),

@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import { tooSlow } from './budget-function.js';
+import { tooSlow } from './sqlite/budget-function.js';
 import type { DbOrTrx } from './database.js';
 import type { DialectName } from './dialect.js';
 import { heavyReadDbOf } from './connect.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 
 /**
  * A write transaction for the delivery worker. On SQLite every transaction starts with BEGIN
- * IMMEDIATE (src/db/group-commit.ts), so workers in several processes on one file queue for the
+ * IMMEDIATE (src/db/sqlite/group-commit.ts), so workers in several processes on one file queue for the
  * write lock (busy_timeout) instead of failing when a read snapshot turns into a write.
  */
 export async function writeTransaction<T>(

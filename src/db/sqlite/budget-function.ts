@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../../http/errors.js';
 
 /** The 503 of a list query stopped at its time budget (query-budget.ts). */
 export function tooSlow(): ApiError {

@@ -10,7 +10,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import type { StatementCache } from './statement-cache.js';
-import { LiteralLimitSqliteQueryCompiler } from './sqlite-replanning.js';
+import { LiteralLimitSqliteQueryCompiler } from './replanning.js';
 
 /**
  * SQLite group commit. SQLite has one writer, so Kysely already runs transactions one after the
@@ -213,7 +213,7 @@ class GroupCommitDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with group commit (see GroupCommitDriver) and literal LIMITs (sqlite-replanning.ts). */
+/** Kysely's SQLite dialect with group commit (see GroupCommitDriver) and literal LIMITs (replanning.ts). */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly sqlite: Database.Database,

@@ -11,8 +11,8 @@ import {
   SqliteAdapter,
   SqliteIntrospector,
 } from 'kysely';
-import type { DB } from './database.js';
-import { LiteralLimitSqliteQueryCompiler } from './sqlite-replanning.js';
+import type { DB } from '../database.js';
+import { LiteralLimitSqliteQueryCompiler } from './replanning.js';
 import { tooSlow } from './budget-function.js';
 
 /**
