@@ -15,11 +15,7 @@ async function campaign(server: TestServer, key: string) {
 }
 
 async function person(server: TestServer, key: string) {
-  const res = await server.post(key, '/v1/people', {
-    firstName: 'P',
-    emails: [{ value: `${unique('p')}@example.com` }],
-  });
-  return res.body.id as number;
+  return (await server.newPerson(key, { firstName: 'P' })).id;
 }
 
 describe('campaign send: bad input gets a clear 4xx', () => {

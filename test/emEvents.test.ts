@@ -60,14 +60,14 @@ describe('emEvents: batches, validation, webhooks, email status, statistics, vis
     email: string,
     extra: Record<string, unknown> = {},
   ): Promise<number> {
-    const res = await server.post(user.key, '/v1/people', {
-      firstName: 'P',
-      lastName: email,
-      emails: [{ value: email }],
-      ...extra,
-    });
-    assert.equal(res.status, 201, res.text);
-    return res.body.id;
+    return (
+      await server.newPerson(user.key, {
+        firstName: 'P',
+        lastName: email,
+        emails: [{ value: email }],
+        ...extra,
+      })
+    ).id;
   }
 
   async function campaign(user: TestUser, originId = unique('c')): Promise<number> {

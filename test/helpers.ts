@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
@@ -75,6 +76,11 @@ export interface TestServer {
   ): Promise<ApiResponse>;
   del(key: string, path: string, headers?: Record<string, string>): Promise<ApiResponse>;
   newAccount(name?: string): Promise<TestAccount>;
+  /**
+   * A person made through POST /v1/people as the key's user (201 asserted): by default with a
+   * unique name and email, which `fields` override or extend.
+   */
+  newPerson(key: string, fields?: Record<string, unknown>): Promise<{ id: number; email: string }>;
   newSystem(prefix?: string): Promise<{ name: string; key: string }>;
   close(): Promise<void>;
 }
@@ -202,6 +208,20 @@ export async function startServer(
           return { id: user.user.id, key: user.apiKey, role, name: user.user.name };
         },
       };
+    },
+    async newPerson(key, fields = {}) {
+      const email = `${unique('person')}@example.com`.toLowerCase();
+      const res = await call('POST', '/v1/people', {
+        key,
+        body: {
+          firstName: 'Pat',
+          lastName: unique('Person'),
+          emails: [{ value: email }],
+          ...fields,
+        },
+      });
+      assert.equal(res.status, 201, res.text);
+      return { id: res.body.id as number, email };
     },
     async newSystem(prefix = 'System') {
       const created = await createSystem(ctx.db, unique(prefix));

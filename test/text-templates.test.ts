@@ -11,15 +11,8 @@ describe('text message templates and template merging', () => {
   after(async () => server.close());
 
   async function personOf(key: string, extra: Record<string, unknown> = {}) {
-    const res = await server.post(key, '/v1/people', {
-      firstName: 'Bob',
-      lastName: 'Alvarez',
-      emails: ['bob@example.com'],
-      phones: ['555-010-2030'],
-      ...extra,
-    });
-    assert.equal(res.status, 201, res.text);
-    return res.body.id as number;
+    const fields = { firstName: 'Bob', lastName: 'Alvarez', emails: ['bob@example.com'] };
+    return (await server.newPerson(key, { ...fields, phones: ['555-010-2030'], ...extra })).id;
   }
 
   it('creates, reads, lists, updates and deletes under the textmessagetemplates key', async () => {
