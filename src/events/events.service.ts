@@ -8,21 +8,16 @@ import { toBool } from '../http/schemas.js';
 import { isoSeconds, parseTimestamp } from '../time.js';
 import { emit } from '../webhooks/outbox.js';
 import { touchLastActivity } from '../people/people.activity.js';
+import { findMatchingPerson } from '../people/people.matching.js';
+import { findPersonInAccount, findVisiblePerson } from '../people/people.repo.js';
 import {
-  findMatchingPerson,
-  findPersonInAccount,
-  findVisiblePerson,
   stateFromRow,
   type PersonState,
-} from '../people/people.repo.js';
-import {
-  applyPersonInput,
-  cleanSource,
-  createPerson,
   emptyPersonState,
   mergePersonStates,
-  savePerson,
-} from '../people/people.service.js';
+} from '../people/people.state.js';
+import { applyPersonInput, cleanSource } from '../people/people.input.js';
+import { createPerson, savePerson } from '../people/people.service.js';
 import {
   accountOwnerId,
   findLeadFlow,
