@@ -6,6 +6,8 @@ import type {
   StoredPhone,
 } from './people.presenter.js';
 
+// A person's state and the pure functions on it: read from and written to a row, compared, merged.
+
 /** The stored state of a person, in the shape the service reasons about. */
 export interface PersonState {
   name: string;
