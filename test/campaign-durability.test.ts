@@ -5,8 +5,9 @@ import path from 'node:path';
 import { type TestServer, PUBLIC_URL, startServer, unique } from './helpers.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { ROOT, exitOf, waitFor } from './process.js';
-import { applyPersonInput, createPerson } from '../src/people/people.service.js';
-import { emptyPersonState } from '../src/people/people.repo.js';
+import { applyPersonInput } from '../src/people/people.input.js';
+import { createPerson } from '../src/people/people.service.js';
+import { emptyPersonState } from '../src/people/people.state.js';
 import { isoSeconds } from '../src/time.js';
 
 const SECRET = 'campaign-durability-secret-0123456789';

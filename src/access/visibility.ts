@@ -82,14 +82,24 @@ export function visiblePersonIds(db: DbOrTrx, auth: AuthUser) {
     .where((eb) => canSeePerson(eb, auth));
 }
 
+/** The person's id when they exist in the caller's account and the caller may see them. */
+export async function visiblePersonId(
+  db: DbOrTrx,
+  auth: AuthUser,
+  personId: number,
+): Promise<number | undefined> {
+  const row = await visiblePersonIds(db, auth).where('people.id', '=', personId).executeTakeFirst();
+  return row?.id;
+}
+
 /** Throws 404 unless the person exists in the caller's account and the caller may see them. */
 export async function assertPersonVisible(
   db: DbOrTrx,
   auth: AuthUser,
   personId: number,
 ): Promise<void> {
-  const row = await visiblePersonIds(db, auth).where('people.id', '=', personId).executeTakeFirst();
-  if (!row) throw notFound(`Person ${personId}`);
+  if ((await visiblePersonId(db, auth, personId)) === undefined)
+    throw notFound(`Person ${personId}`);
 }
 
 /**

@@ -18,6 +18,17 @@ export function labelsOf(db: DbOrTrx, kind: LabelKind, accountId: number) {
   return db.selectFrom(tableOf(kind)).selectAll().where('account_id', '=', accountId);
 }
 
+/** The labels list of one kind with its filter (an exact name). */
+export function labelsList(
+  db: DbOrTrx,
+  kind: LabelKind,
+  accountId: number,
+  filters: { name?: string },
+) {
+  const query = labelsOf(db, kind, accountId);
+  return filters.name === undefined ? query : query.where('name', '=', filters.name);
+}
+
 export async function findLabel(
   db: DbOrTrx,
   kind: LabelKind,

@@ -12,7 +12,7 @@ import {
   capitalized,
   type LabelKind,
 } from './appointmentTypes.kinds.js';
-import { findLabel, labelsOf, type LabelRow, presentLabel } from './appointmentTypes.repo.js';
+import { findLabel, labelsList, type LabelRow, presentLabel } from './appointmentTypes.repo.js';
 import {
   Label,
   LabelCreateBody,
@@ -52,11 +52,9 @@ function labelRoutes(kind: LabelKind): FastifyPluginAsync<RouteOptions> {
       },
       async (request) => {
         const q = request.query;
-        let query = labelsOf(db, kind, request.auth.accountId);
-        if (q.name !== undefined) query = query.where('name', '=', q.name);
         const page = await paginate<LabelRow>(request, {
           collection: kind.collection,
-          query,
+          query: labelsList(db, kind, request.auth.accountId, q),
           page: readPage(q),
           sort: readSort(
             q.sort ?? 'orderWeight',

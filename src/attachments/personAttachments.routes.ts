@@ -1,5 +1,5 @@
 import { attachmentRoutes } from './attachments.routes.js';
-import { visiblePersonIds } from '../access/visibility.js';
+import { visiblePersonId, visiblePersonIds } from '../access/visibility.js';
 import './attachments.tables.js';
 
 /**
@@ -15,8 +15,7 @@ export const personAttachmentsRoutes = attachmentRoutes({
   parentColumn: 'person_id',
   parentNoun: 'person',
   visibleParents: (db, auth) => visiblePersonIds(db, auth),
-  findParent: async (db, auth, id) =>
-    (await visiblePersonIds(db, auth).where('people.id', '=', id).executeTakeFirst())?.id,
+  findParent: visiblePersonId,
   httpsOnly: true,
   requireRegisteredSystem: true,
 });

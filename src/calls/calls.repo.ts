@@ -3,7 +3,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { toBool } from '../http/schemas.js';
 import { mayRecordWithoutPerson } from '../access/visibility.js';
-import { normalizePhone } from '../people/people.repo.js';
+import { normalizePhone } from '../people/people.matching.js';
 import { personRecords } from '../timeline/personRecords.js';
 import { requireAccountUser, requirePerson } from '../timeline/timeline.shared.js';
 import type { CallRow } from './calls.presenter.js';

@@ -4,11 +4,11 @@ import type { Api, RouteOptions } from '../http/route-types.js';
 import { notFound } from '../http/errors.js';
 import { JSON_TYPE, MAX_ID, responses, SystemField } from '../http/schemas.js';
 import { ListEnvelope, PageQuery, paginate, readPage } from '../http/pagination.js';
-import { findPersonDocument, peopleQuery } from '../people/people.repo.js';
+import { findPersonDocument } from '../people/people.repo.js';
 import { Person } from '../people/people.schemas.js';
 import { type PersonRow, presentPerson } from '../people/people.presenter.js';
 import { claimPerson, ignoreOffer } from './claims.service.js';
-import { offeredTo } from './offers.repo.js';
+import { unclaimedPeopleOf } from './offers.repo.js';
 
 const tags = ['people'];
 const PersonIdBody = Type.Object(
@@ -41,14 +41,9 @@ export const claimsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     },
     async (request) => {
       const { accountId, userId } = request.auth;
-      const query = peopleQuery(db, accountId).where(
-        'people.id',
-        'in',
-        offeredTo(db, accountId, userId),
-      );
       const page = await paginate<PersonRow>(request, {
         collection: 'people',
-        query,
+        query: unclaimedPeopleOf(db, accountId, userId),
         page: readPage(request.query),
         sort: { name: '-id', expression: 'people.id', descending: true },
         idExpression: 'people.id',

@@ -6,7 +6,8 @@ import { groupsOf, nextInRotation, type GroupRow } from '../groups/groups.repo.j
 import { accountOwnerId } from '../leadFlows/leadFlows.service.js';
 import { notifyAgent } from '../notifications/notifications.service.js';
 import type { NotificationKind } from '../notifications/notifications.tables.js';
-import { findPersonInAccount, stateFromRow } from '../people/people.repo.js';
+import { findPersonInAccount } from '../people/people.repo.js';
+import { stateFromRow } from '../people/people.state.js';
 import { findPond } from '../ponds/ponds.repo.js';
 import { savePerson } from '../people/people.service.js';
 import { isoSeconds } from '../time.js';

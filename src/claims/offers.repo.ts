@@ -3,6 +3,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { GroupRow } from '../groups/groups.repo.js';
 import type { LeadOffersTable } from '../groups/groups.tables.js';
 import '../groups/groups.tables.js';
+import { peopleQuery } from '../people/people.repo.js';
 
 export type OfferRow = Selectable<LeadOffersTable>;
 
@@ -114,4 +115,9 @@ export function offeredTo(db: DbOrTrx, accountId: number, userId: number) {
     .where('lead_offers.status', '=', 'open')
     .where('r.user_id', '=', userId)
     .where('r.ignored_at', 'is', null);
+}
+
+/** The people offered to a user and not yet claimed (nor ignored by them). */
+export function unclaimedPeopleOf(db: DbOrTrx, accountId: number, userId: number) {
+  return peopleQuery(db, accountId).where('people.id', 'in', offeredTo(db, accountId, userId));
 }

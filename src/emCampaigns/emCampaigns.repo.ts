@@ -15,6 +15,19 @@ export function campaignsOfAccount(db: DbOrTrx, accountId: number) {
   return db.selectFrom('em_campaigns').selectAll().where('account_id', '=', accountId);
 }
 
+/** The campaigns list with its filters (exact origin and originId, surrounding spaces ignored). */
+export function campaignsList(
+  db: DbOrTrx,
+  accountId: number,
+  filters: { origin?: string; originId?: string },
+) {
+  let query = campaignsOfAccount(db, accountId);
+  if (filters.origin !== undefined) query = query.where('origin', '=', filters.origin.trim());
+  if (filters.originId !== undefined)
+    query = query.where('origin_id', '=', filters.originId.trim());
+  return query;
+}
+
 export async function findCampaign(
   db: DbOrTrx,
   accountId: number,

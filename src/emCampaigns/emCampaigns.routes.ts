@@ -18,7 +18,7 @@ import {
   EmCampaignUpdateBody,
   SystemOnlyQuery,
 } from './emCampaigns.schemas.js';
-import { campaignsOfAccount, type EmCampaignRow, findCampaign } from './emCampaigns.repo.js';
+import { campaignsList, type EmCampaignRow, findCampaign } from './emCampaigns.repo.js';
 import { presentEmCampaign } from './emCampaigns.presenter.js';
 import { createCampaign, changeCampaign } from './emCampaigns.service.js';
 import { latestSend } from '../emailSending/sends.repo.js';
@@ -53,12 +53,9 @@ export const emCampaignsRoutes: FastifyPluginAsync<RouteOptions> = async (instan
     },
     async (request) => {
       const q = request.query;
-      let query = campaignsOfAccount(db, request.auth.accountId);
-      if (q.origin !== undefined) query = query.where('origin', '=', q.origin.trim());
-      if (q.originId !== undefined) query = query.where('origin_id', '=', q.originId.trim());
       const page = await paginate<EmCampaignRow>(request, {
         collection: 'emCampaigns',
-        query,
+        query: campaignsList(db, request.auth.accountId, q),
         page: readPage(q),
         sort: readSort(
           q.sort,

@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { loadMergeData } from '../templates/merge-data.js';
 import type { MergeData } from '../templates/merge-fields.js';
-import { stageIdNamed } from '../people/people.service.js';
+import { stageIdNamed } from '../people/people.repo.js';
 import type { RecipientRow } from './recipients.queue.js';
 
 /** Email statuses (set by unsubscribe, spam report and hard-bounce events) that stop sending. */

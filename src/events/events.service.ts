@@ -1,46 +1,29 @@
-import type { Static } from '@sinclair/typebox';
 import { responsibleAgentId } from '../ponds/ponds.repo.js';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
-import { toBool } from '../http/schemas.js';
-import { isoSeconds, parseTimestamp } from '../time.js';
+import { conflict, notFound } from '../http/errors.js';
+import { isoSeconds } from '../time.js';
 import { emit } from '../webhooks/outbox.js';
 import { touchLastActivity } from '../people/people.activity.js';
+import { findMatchingPerson } from '../people/people.matching.js';
+import { findPersonInAccount, findVisiblePerson } from '../people/people.repo.js';
 import {
-  findMatchingPerson,
-  findPersonInAccount,
-  findVisiblePerson,
   stateFromRow,
   type PersonState,
-} from '../people/people.repo.js';
-import {
-  applyPersonInput,
-  cleanSource,
-  createPerson,
   emptyPersonState,
   mergePersonStates,
-  savePerson,
-} from '../people/people.service.js';
-import {
-  accountOwnerId,
-  findLeadFlow,
-  type LeadFlowRow,
-  routeNewLead,
-} from '../leadFlows/leadFlows.service.js';
+} from '../people/people.state.js';
+import { applyPersonInput } from '../people/people.input.js';
+import { createPerson, savePerson } from '../people/people.service.js';
+import { accountOwnerId, routeNewLead } from '../leadFlows/leadFlows.service.js';
 import type { GroupRow } from '../groups/groups.repo.js';
 import { offerNewLead } from '../claims/claims.service.js';
 import { notifyAgent } from '../notifications/notifications.service.js';
 import { queueEnrichment } from '../enrichment/enrichment.service.js';
 import { startActionPlan } from '../actionPlans/actionPlans.service.js';
-import type { EventBody } from './events.schemas.js';
-import {
-  canonicalEventType,
-  EVENT_TYPES,
-  type EventType,
-  PLAN_TRIGGERING_TYPES,
-} from './events.types.js';
+import { cleanSection, type EventInput, type PreparedLead, prepareLead } from './events.prepare.js';
+import { PLAN_TRIGGERING_TYPES } from './events.types.js';
 import {
   addIdentityKeys,
   claimIdentityKeys,
@@ -50,38 +33,9 @@ import {
   isRetryableLeadError,
 } from './events.repo.js';
 
-export type EventInput = Static<typeof EventBody>;
-
-/** Events that happened longer ago than this are history: recorded, but they run no automation. */
-const HISTORICAL_AFTER_MS = 24 * 60 * 60 * 1000;
 const MAX_ATTEMPTS = 5;
 
 export type LeadOutcome = { status: 204 } | { status: 200 | 201; personId: number };
-
-interface PreparedLead {
-  type: EventType;
-  source: string;
-  occurred: string;
-  historical: boolean;
-  personId: number | undefined;
-  personInput: Omit<NonNullable<EventInput['person']>, 'id'>;
-  flow: LeadFlowRow | undefined;
-}
-
-const isBlank = (value: unknown) =>
-  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-const hasContent = (section: object | undefined) =>
-  !!section && Object.values(section).some((v) => !isBlank(v));
-
-function parseOccurred(raw: string | undefined, nowMs: number): number {
-  if (raw === undefined || raw.trim() === '') return nowMs;
-  const ms = parseTimestamp(raw);
-  if (ms === null)
-    throw badRequest(`occurredAt '${raw}' is not an ISO 8601 date-time`, [
-      { field: 'occurredAt', message: 'invalid date-time' },
-    ]);
-  return ms;
-}
 
 function identityKeys(state: PersonState): IdentityKey[] {
   const emails = new Set(state.emails.map((e) => e.value.toLowerCase()));
@@ -90,66 +44,6 @@ function identityKeys(state: PersonState): IdentityKey[] {
     ...[...emails].map((value): IdentityKey => ({ kind: 'email', value })),
     ...[...phones].map((value): IdentityKey => ({ kind: 'phone', value })),
   ];
-}
-
-/** Property and campaign sections as stored: blank values dropped, aliases (zip, name) folded in. */
-function cleanSection<T extends Record<string, unknown>>(
-  section: T | undefined,
-  aliases: Record<string, string> = {},
-): string | null {
-  if (!hasContent(section)) return null;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(section!)) {
-    if (isBlank(value)) continue;
-    const name = aliases[key] ?? key;
-    if (out[name] !== undefined) continue;
-    out[name] =
-      key === 'forRent'
-        ? toBool(value as string)
-        : typeof value === 'string'
-          ? value.trim()
-          : value;
-  }
-  return JSON.stringify(out);
-}
-
-async function prepare(
-  ctx: AppContext,
-  accountId: number,
-  body: EventInput,
-): Promise<PreparedLead> {
-  const type = canonicalEventType(body.type, hasContent(body.property));
-  if (!type) {
-    throw badRequest(`Unknown event type '${body.type}'; use one of: ${EVENT_TYPES.join(', ')}`, [
-      { field: 'type', message: 'unknown event type' },
-    ]);
-  }
-  const { id: personId, ...personInput } = body.person ?? {};
-  const identifiable =
-    personId !== undefined ||
-    (personInput.emails?.length ?? 0) > 0 ||
-    (personInput.phones?.length ?? 0) > 0 ||
-    [personInput.name, personInput.firstName, personInput.lastName].some((v) => !isBlank(v));
-  if (!identifiable) {
-    throw badRequest(
-      "The event's person cannot be identified: send person.id, an email, a phone or a name",
-      [{ field: 'person', message: 'no way to identify the person' }],
-    );
-  }
-  const nowMs = ctx.clock.now();
-  const occurredMs = parseOccurred(body.occurredAt, nowMs);
-  const source = cleanSource(body.source ?? personInput.source ?? '');
-  if (source && personInput.source === undefined) personInput.source = source;
-  if (body.sourceUrl && personInput.sourceUrl === undefined) personInput.sourceUrl = body.sourceUrl;
-  return {
-    type,
-    source,
-    occurred: isoSeconds(occurredMs),
-    historical: occurredMs < nowMs - HISTORICAL_AFTER_MS,
-    personId,
-    personInput,
-    flow: source ? await findLeadFlow(ctx.db, accountId, source) : undefined,
-  };
 }
 
 /**
@@ -165,7 +59,7 @@ export async function ingestEvent(
   body: EventInput,
   system: string | null,
 ): Promise<LeadOutcome> {
-  const lead = await prepare(ctx, auth.accountId, body);
+  const lead = await prepareLead(ctx, auth.accountId, body);
   if (lead.flow?.status === 'Archived') return { status: 204 };
   for (let attempt = 1; ; attempt++) {
     try {

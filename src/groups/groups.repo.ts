@@ -29,6 +29,12 @@ export function groupsListQuery(db: DbOrTrx, accountId: number, name: string | u
   return name ? query.where('name', '=', name) : query;
 }
 
+/** The groups of the round-robin list, of one type (Agent or Lender) when asked. */
+export function groupsOfType(db: DbOrTrx, accountId: number, type: GroupType | undefined) {
+  const query = groupsOf(db, accountId);
+  return type ? query.where('type', '=', type) : query;
+}
+
 /** A new round-robin group with no members and no fallback. */
 export async function insertGroup(
   db: DbOrTrx,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Api, RouteOptions } from '../http/route-types.js';
 import { Nullable, responses } from '../http/schemas.js';
 import { ListEnvelope, PageQuery, paginate, readPage } from '../http/pagination.js';
-import { type GroupRow, groupsOf, membersOf } from './groups.repo.js';
+import { type GroupRow, groupsOfType, membersOf } from './groups.repo.js';
 import { Group } from './groups.schemas.js';
 import { presentGroup } from './groups.presenter.js';
 
@@ -38,11 +38,9 @@ export const roundRobinRoutes: FastifyPluginAsync<RouteOptions> = async (instanc
       },
     },
     async (request) => {
-      let query = groupsOf(ctx.db, request.auth.accountId);
-      if (request.query.type) query = query.where('type', '=', request.query.type);
       const page = await paginate<GroupRow>(request, {
         collection: 'groups',
-        query,
+        query: groupsOfType(ctx.db, request.auth.accountId, request.query.type),
         page: readPage(request.query),
         sort: { name: '-id', expression: 'id', descending: true },
         idExpression: 'id',

@@ -7,13 +7,8 @@ import { extendLease } from '../jobs/queue.js';
 import { queueWorker } from '../jobs/queue-worker.js';
 import type { BackgroundJobFactory } from '../jobs/types.js';
 import { isoSeconds } from '../time.js';
-import {
-  commitRows,
-  ImportMoved,
-  type ImportRun,
-  type NumberedRecord,
-  prepareRows,
-} from './batch.js';
+import { commitRows, ImportMoved, type NumberedRecord, prepareRows } from './batch.js';
+import type { ImportRun } from './run.js';
 import { csvOptions, type Encoding } from './decode.js';
 import { findImport, importer, type ImportRow, readChunk, updateImport } from './imports.repo.js';
 import { loadPlan } from './plan.js';

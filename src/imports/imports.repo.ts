@@ -83,6 +83,18 @@ export async function firstErrors(db: DbOrTrx, importId: number, limit = ERRORS_
     .execute();
 }
 
+/** The errors of an import after a row number, in row order, a page at a time (errors.csv). */
+export async function errorsAfter(db: DbOrTrx, importId: number, afterRow: number, limit: number) {
+  return db
+    .selectFrom('import_errors')
+    .select(['row', 'message'])
+    .where('import_id', '=', importId)
+    .where('row', '>', afterRow)
+    .orderBy('row')
+    .limit(limit)
+    .execute();
+}
+
 /** The people an import created that are still there, a page at a time (undo). */
 export async function createdPeople(db: DbOrTrx, importId: number, limit: number) {
   const rows = await db

@@ -3,19 +3,18 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { stringify } from 'csv-stringify';
 import type { Api, RouteOptions } from '../http/route-types.js';
-import { ApiError, conflict, notFound } from '../http/errors.js';
+import { ApiError, notFound } from '../http/errors.js';
 import { assertGate, Gate } from '../access/gates.js';
 import { Bool, IdParams, responses, toBool } from '../http/schemas.js';
 import { ListEnvelope, paginate, PageQuery, readPage, readSort } from '../http/pagination.js';
-import { enqueueJob } from '../jobs/queue.js';
 import { ENCODINGS, HEAD_BYTES } from './decode.js';
 import { DATE_FORMATS } from './dates.js';
 import { ImportPreview, previewImport } from './preview.js';
 import { parseMapping } from './plan.js';
-import { findVisibleImport, firstErrors, visibleImports } from './imports.repo.js';
+import { errorsAfter, findVisibleImport, firstErrors, visibleImports } from './imports.repo.js';
 import { Import, presentImport } from './imports.presenter.js';
 import { MAX_IMPORT_BYTES, receiveUpload, tooLarge } from './upload.js';
-import { UNDO_JOB } from './undo.js';
+import { queueUndo } from './undo.js';
 
 const tags = ['imports'];
 /** Spreadsheets and browsers label a .csv file with any of these. */
@@ -192,14 +191,7 @@ export const importsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
           yield ['row', 'message'];
           let after = 0;
           for (;;) {
-            const errors = await ctx.db
-              .selectFrom('import_errors')
-              .select(['row', 'message'])
-              .where('import_id', '=', row.id)
-              .where('row', '>', after)
-              .orderBy('row')
-              .limit(1000)
-              .execute();
+            const errors = await errorsAfter(ctx.db, row.id, after, 1000);
             for (const e of errors) yield [String(e.row), e.message];
             if (errors.length < 1000) return;
             after = errors[errors.length - 1].row;
@@ -226,22 +218,7 @@ export const importsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
     },
     async (request, reply) => {
       const id = request.params.id;
-      await ctx.db.transaction().execute(async (trx) => {
-        const row = await findVisibleImport(trx, request.auth, id);
-        if (!row) throw notFound(`Import ${id}`);
-        if (row.dry_run) throw conflict('A dry run changed nothing: there is nothing to undo');
-        if (row.undo_status) throw conflict(`Import ${id} is already undone (or being undone)`);
-        await trx
-          .updateTable('imports')
-          .set({ undo_status: 'queued' })
-          .where('id', '=', id)
-          .execute();
-        await enqueueJob(ctx, trx, {
-          accountId: row.account_id,
-          kind: UNDO_JOB,
-          payload: { importId: id },
-        });
-      });
+      await queueUndo(ctx, request.auth, id);
       const row = (await findVisibleImport(ctx.db, request.auth, id))!;
       return reply.code(202).send(presentImport(row, await firstErrors(ctx.db, id)));
     },

@@ -2,7 +2,7 @@ import type { CustomFieldDefinition } from '../customFields/customFields.values.
 import type { DbOrTrx } from '../db/database.js';
 import { badRequest } from '../http/errors.js';
 import { loadDefinitions } from '../customFields/customFields.values.js';
-import { defaultStageId } from '../people/people.service.js';
+import { defaultStageId } from '../people/people.repo.js';
 import type { DateFormat } from './dates.js';
 import {
   type ColumnTarget,

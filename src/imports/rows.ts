@@ -2,9 +2,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { type Static, Type } from '@sinclair/typebox';
 import type { DbOrTrx } from '../db/database.js';
 import { applyCustomValues } from '../customFields/customFields.values.js';
-import { type PersonState, emptyPersonState } from '../people/people.repo.js';
+import { type PersonState, emptyPersonState } from '../people/people.state.js';
 import { type PersonBody, personInputFields } from '../people/people.schemas.js';
-import { applyPersonInput } from '../people/people.service.js';
+import { applyPersonInput } from '../people/people.input.js';
 import { importedDate, importedTimestamp, notADate } from './dates.js';
 import type { ColumnPlan } from './plan.js';
 

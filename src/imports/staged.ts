@@ -1,7 +1,6 @@
 import type { Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import type { PersonState } from '../people/people.repo.js';
-import { changedFields } from '../people/people.service.js';
+import { type PersonState, changedFields } from '../people/people.state.js';
 import {
   type ChangedPerson,
   insertPeople,

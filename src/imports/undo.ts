@@ -1,12 +1,36 @@
 import type { AppContext } from '../context.js';
-import { extendLease } from '../jobs/queue.js';
+import type { AuthUser } from '../http/auth.js';
+import { conflict, notFound } from '../http/errors.js';
+import { enqueueJob, extendLease } from '../jobs/queue.js';
 import { removePerson } from '../people/people.service.js';
 import { isoSeconds } from '../time.js';
 import { EventBatch } from '../webhooks/outbox.js';
-import { createdPeople, findImport, importer } from './imports.repo.js';
+import {
+  createdPeople,
+  findImport,
+  findVisibleImport,
+  importer,
+  updateImport,
+} from './imports.repo.js';
 
 export const UNDO_JOB = 'import.undo';
 const UNDO_BATCH = 200;
+
+/** Queues the undo of an import the caller sees; a dry run or an import undone already is a 409. */
+export async function queueUndo(ctx: AppContext, auth: AuthUser, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await findVisibleImport(trx, auth, id);
+    if (!row) throw notFound(`Import ${id}`);
+    if (row.dry_run) throw conflict('A dry run changed nothing: there is nothing to undo');
+    if (row.undo_status) throw conflict(`Import ${id} is already undone (or being undone)`);
+    await updateImport(trx, id, { undo_status: 'queued' });
+    await enqueueJob(ctx, trx, {
+      accountId: row.account_id,
+      kind: UNDO_JOB,
+      payload: { importId: id },
+    });
+  });
+}
 
 /**
  * Removes the people an import created, a batch per transaction (with their peopleDeleted events,

@@ -8,20 +8,17 @@ import { responses } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
 import {
   AppParams,
-  Conversation,
   ConversationParams,
   ConversationUpdateBody,
-  InboxApp,
-  InboxMessage,
   InstallBody,
   ListQuery,
   MessageBody,
   MessageUpdateBody,
   NoteBody,
-  Participant,
   ParticipantBody,
   ParticipantParams,
 } from './inboxApps.schemas.js';
+import { Conversation, InboxApp, InboxMessage, Participant } from './inboxApps.responses.js';
 import {
   appsQuery,
   conversationOf,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Bool, MAX_ID, Nullable, SystemField } from '../http/schemas.js';
+import { Bool, MAX_ID, SystemField } from '../http/schemas.js';
 import { PageQuery } from '../http/pagination.js';
 import { ATTACHMENT_MIME_TYPES } from './inboxAttachments.js';
 
@@ -40,23 +40,6 @@ const RichObjects = Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
   maxItems: MAX_ATTACHMENTS,
   description: `Up to ${MAX_ATTACHMENTS} rich object URLs (https)`,
 });
-const AttachmentOut = Type.Object({
-  filename: Type.String(),
-  url: Type.String(),
-  mimeType: Type.String(),
-});
-
-export const InboxApp = Type.Object({
-  id: Type.Integer(),
-  created: Type.String(),
-  updated: Type.String(),
-  publishedInboxAppId: Type.Integer(),
-  userId: Type.Integer({ description: '0: installed for the whole account' }),
-  installedById: Type.Integer(),
-  subscriptionUrl: Type.String(),
-  status: Type.String({ description: 'Active or Deactivated' }),
-});
-
 export const InstallBody = Type.Object(
   {
     publishedInboxAppId: Id('Your published inbox app id'),
@@ -224,57 +207,6 @@ export const ParticipantParams = Type.Object({
   id: Id(),
   externalId: Type.String({ minLength: 1, maxLength: 255 }),
   participantId: Id(),
-});
-
-export const InboxMessage = Type.Object({
-  id: Type.Integer(),
-  created: Type.String(),
-  updated: Type.String(),
-  type: Type.String({ description: 'message or note' }),
-  inboxAppId: Type.Integer(),
-  conversationId: Type.Integer(),
-  externalConversationId: Type.String(),
-  conversationSubject: Type.String({ description: "The conversation's subject" }),
-  externalMessageId: Nullable(Type.String()),
-  replyToExternalMessageId: Nullable(Type.String()),
-  personId: Type.Integer(),
-  message: Type.String(),
-  isIncoming: Type.Boolean(),
-  sender: Type.Record(Type.String(), Type.Unknown()),
-  userId: Nullable(Type.Integer()),
-  sentAt: Type.String(),
-  deliveryStatus: Nullable(Type.String()),
-  deliveryStatusErrorMessage: Nullable(Type.String()),
-  attachments: Type.Array(AttachmentOut),
-  richObjects: Type.Array(Type.String()),
-});
-
-export const Conversation = Type.Object({
-  id: Type.Integer(),
-  created: Type.String(),
-  updated: Type.String(),
-  inboxAppId: Type.Integer(),
-  externalConversationId: Type.String(),
-  personId: Type.Integer(),
-  ownerUserId: Nullable(Type.Integer()),
-  ownerTeamInboxId: Nullable(Type.Integer()),
-  assignedUserId: Nullable(Type.Integer()),
-  assignedInboxId: Nullable(Type.Integer()),
-  subject: Type.String(),
-  archived: Type.Boolean(),
-  permanentlyArchived: Type.Boolean(),
-});
-
-export const Participant = Type.Object({
-  id: Type.Integer(),
-  created: Type.String(),
-  personId: Nullable(Type.Integer()),
-  userId: Nullable(Type.Integer()),
-  relationshipId: Nullable(Type.Integer()),
-  name: Type.String(),
-  email: Type.String(),
-  phone: Type.String(),
-  isAutomation: Type.Boolean(),
 });
 
 export const ListQuery = Type.Object(

@@ -4,13 +4,8 @@ import type { Api } from '../http/route-types.js';
 import { notFound } from '../http/errors.js';
 import { IdParams, responses, toBool } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
-import {
-  ArchiveBody,
-  Conversation,
-  InboxMessage,
-  ReplyBody,
-  TimelineQuery,
-} from './inboxApps.schemas.js';
+import { ArchiveBody, ReplyBody, TimelineQuery } from './inboxApps.schemas.js';
+import { Conversation, InboxMessage } from './inboxApps.responses.js';
 import {
   type ConversationRow,
   conversationsFor,

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
 import type { Db, DbOrTrx, Trx } from '../db/database.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { cleanSource } from '../people/people.service.js';
+import { cleanSource } from '../people/people.input.js';
 import { type GroupRow, groupsOf, nextInRotation } from '../groups/groups.repo.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { LeadFlowsTable } from './leadFlows.tables.js';

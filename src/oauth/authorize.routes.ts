@@ -92,6 +92,28 @@ async function signedInUser(ctx: RouteOptions['ctx'], request: FastifyRequest) {
   return user && sessionId ? { user, sessionId } : null;
 }
 
+/** The single-use code of an allowed request, bound to its client, user, redirect URI, PKCE and scope. */
+function issueCode(
+  ctx: RouteOptions['ctx'],
+  allowed: { client: OAuthClient; userId: number; redirectUri: string },
+  params: AuthorizeParams,
+): Promise<string> {
+  const { client } = allowed;
+  return insertCode(
+    ctx.db,
+    {
+      accountId: client.accountId,
+      clientId: client.id,
+      userId: allowed.userId,
+      redirectUri: allowed.redirectUri,
+      redirectUriGiven: plain(params, 'redirect_uri') !== undefined,
+      codeChallenge: plain(params, 'code_challenge') ?? null,
+      scope: plain(params, 'scope') ?? '',
+    },
+    ctx.clock.now(),
+  );
+}
+
 /**
  * /oauth/authorize (RFC 6749 4.1.1): the signed-in user sees who asks for what and answers Allow or
  * Deny in a form POST carrying the session's CSRF token; the client gets a 10-minute single-use
@@ -194,19 +216,8 @@ export const authorizeRoutes: FastifyPluginAsync<RouteOptions> = async (instance
             back({ error: 'access_denied', error_description: 'The user denied the request' }),
           ),
         );
-      const code = await insertCode(
-        ctx.db,
-        {
-          accountId: client.accountId,
-          clientId: client.id,
-          userId: signedIn.user.userId,
-          redirectUri: checked.redirectUri,
-          redirectUriGiven: plain(params, 'redirect_uri') !== undefined,
-          codeChallenge: plain(params, 'code_challenge') ?? null,
-          scope: plain(params, 'scope') ?? '',
-        },
-        ctx.clock.now(),
-      );
+      const allowed = { client, userId: signedIn.user.userId, redirectUri: checked.redirectUri };
+      const code = await issueCode(ctx, allowed, params);
       return html(reply, returnPage(client.name, back({ code })));
     },
   );

@@ -2,14 +2,9 @@ import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { PersonRow } from './people.presenter.js';
-import {
-  columnsFromState,
-  LOOKUP_COLUMNS,
-  lookupValues,
-  padded,
-  type PersonState,
-  stateFromRow,
-} from './people.repo.js';
+import { columnsFromState, type PersonState, stateFromRow } from './people.state.js';
+import { LOOKUP_COLUMNS, lookupValues } from './people.lookup-rows.js';
+import { padded } from './people.matching.js';
 
 /*
  * Writes of many people at once (a CSV import's batch): the same rows insertPerson and

@@ -23,26 +23,11 @@ import {
   presentPerson,
   STANDARD_FIELDS,
 } from './people.presenter.js';
-import {
-  findMatchingPerson,
-  findPersonInAccount,
-  findPersonDocument,
-  findVisiblePerson,
-  lockPerson,
-  stateFromRow,
-} from './people.repo.js';
-import {
-  applyPersonInput,
-  createPerson,
-  emptyPersonState,
-  mergePersonStates,
-  removePerson,
-  savePerson,
-} from './people.service.js';
+import { findMatchingPerson } from './people.matching.js';
+import { findPersonInAccount, findPersonDocument, findVisiblePerson } from './people.repo.js';
+import { createOrMergePerson, removeVisiblePerson, updateVisiblePerson } from './people.service.js';
 import { buildPeopleListQuery, peopleSort } from './people.list.js';
-import { defaultOwnership } from '../access/ownership.js';
 import { assertGate, Gate } from '../access/gates.js';
-import { assertMayMoveIntoPond } from '../access/ponds.js';
 import { withSmartList } from '../smartLists/smartLists.filters.js';
 import { underListBudget } from '../db/query-budget.js';
 import type { DbOrTrx } from '../db/database.js';
@@ -234,45 +219,9 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       },
     },
     async (request, reply) => {
-      const body = request.body ?? {};
-      const accountId = request.auth.accountId;
-      const at = now();
-      const result = await db.transaction().execute(async (trx) => {
-        const incoming = defaultOwnership(
-          request.auth,
-          await applyPersonInput(trx, accountId, emptyPersonState(), body),
-        );
-        await assertMayMoveIntoPond(trx, request.auth, null, incoming.assignedPondId);
-        if (toBool(request.query.deduplicate)) {
-          const match = await findMatchingPerson(
-            trx,
-            accountId,
-            incoming.emails.map((e) => e.value),
-            incoming.phones.map((p) => p.value),
-          );
-          if (match) await lockPerson(trx, accountId, match.personId);
-          const existing = match && (await findVisiblePerson(trx, request.auth, match.personId));
-          if (existing) {
-            const before = stateFromRow(existing);
-            await savePerson(
-              trx,
-              accountId,
-              existing.id,
-              before,
-              mergePersonStates(before, incoming),
-              at,
-            );
-            return { id: existing.id, created: false };
-          }
-        }
-        return {
-          id: await createPerson(trx, accountId, incoming, {
-            // Typed in by a person in the web app, or sent by an integration.
-            createdVia: request.auth.via === 'session' ? 'Manually' : 'API',
-            at,
-          }),
-          created: true,
-        };
+      const result = await createOrMergePerson(db, request.auth, request.body ?? {}, {
+        deduplicate: toBool(request.query.deduplicate) ?? false,
+        at: now(),
       });
       return respondWith(request, reply.code(result.created ? 201 : 200), result.id);
     },
@@ -292,18 +241,10 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       },
     },
     async (request, reply) => {
-      const accountId = request.auth.accountId;
       const id = request.params.id;
-      await db.transaction().execute(async (trx) => {
-        await lockPerson(trx, accountId, id);
-        const row = await findVisiblePerson(trx, request.auth, id);
-        if (!row) throw notFound(`Person ${id}`);
-        const before = stateFromRow(row);
-        const after = await applyPersonInput(trx, accountId, before, request.body ?? {}, {
-          mergeTags: toBool(request.query.mergeTags),
-        });
-        await assertMayMoveIntoPond(trx, request.auth, before.assignedPondId, after.assignedPondId);
-        await savePerson(trx, accountId, id, before, after, now());
+      await updateVisiblePerson(db, request.auth, id, request.body ?? {}, {
+        mergeTags: toBool(request.query.mergeTags),
+        at: now,
       });
       return respondWith(request, reply, id);
     },
@@ -320,12 +261,10 @@ export const peopleRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
       },
     },
     async (request, reply) => {
-      await db.transaction().execute(async (trx) => {
-        const row = await findVisiblePerson(trx, request.auth, request.params.id);
-        if (!row) throw notFound(`Person ${request.params.id}`);
-        assertGate(Gate.personDeleter, request.auth); // after the lookup: an unseen person stays a 404
-        await removePerson(trx, request.auth, row.id);
-      });
+      await removeVisiblePerson(db, request.auth, request.params.id, () =>
+        // After the lookup: an unseen person stays a 404.
+        assertGate(Gate.personDeleter, request.auth),
+      );
       return reply.code(204).send(null);
     },
   );

@@ -8,7 +8,7 @@ import {
 import type { DB, DbOrTrx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { containsText } from '../db/text-match.js';
-import { normalizePhone } from './people.repo.js';
+import { normalizePhone } from './people.matching.js';
 
 /** Characters a phone number may be written with: `q` made only of these also matches phones. */
 const PHONE_LIKE = /^[\d\s()+.\-/]+$/;

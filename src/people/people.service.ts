@@ -1,357 +1,26 @@
-import type { Static } from '@sinclair/typebox';
-import type { DbOrTrx, Trx } from '../db/database.js';
+import type { Db, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
-import { badRequest } from '../http/errors.js';
-import { toBool } from '../http/schemas.js';
-import {
-  applyCustomValues,
-  hasCustomKeys,
-  loadDefinitions,
-} from '../customFields/customFields.values.js';
-import { findPond } from '../ponds/ponds.repo.js';
+import { notFound } from '../http/errors.js';
+import { defaultOwnership } from '../access/ownership.js';
+import { assertMayMoveIntoPond } from '../access/ponds.js';
 import { emit, type EmitEvent } from '../webhooks/outbox.js';
-import { timeframeIdOf } from '../timeframes/timeframes.js';
-import { reusableQuery } from '../db/reusable-query.js';
-import type { PersonBody } from './people.schemas.js';
-import type {
-  StoredAddress,
-  StoredCollaborator,
-  StoredEmail,
-  StoredPhone,
-} from './people.presenter.js';
+import { applyPersonInput, type PersonInput } from './people.input.js';
+import { findMatchingPerson } from './people.matching.js';
 import {
+  defaultStageId,
   deletePerson,
-  emptyPersonState,
+  findVisiblePerson,
   insertPerson,
-  normalizePhone,
-  type PersonState,
+  lockPerson,
   updatePersonState,
 } from './people.repo.js';
-
-export type PersonInput = Static<typeof PersonBody>;
-type ContactInput = NonNullable<PersonInput['emails']>[number];
-
-/** Fields whose change fires peopleUpdated (interface part 6, rule 1). */
-const WATCHED: (keyof PersonState)[] = [
-  'name',
-  'firstName',
-  'lastName',
-  'emails',
-  'phones',
-  'addresses',
-  'price',
-  'background',
-  'timeframeId',
-  'assignedUserId',
-  'assignedLenderId',
-  'assignedPondId',
-  'contacted',
-  'stageId',
-  'source',
-  'sourceUrl',
-  'tags',
-  'custom',
-  'collaborators',
-];
-
-/** Websites are named by their domain without "www.". */
-export function cleanSource(source: string): string {
-  return source.trim().replace(/^www\./i, '');
-}
-
-function toContact(input: ContactInput, index: number): StoredEmail {
-  const item = typeof input === 'string' ? { value: input } : input;
-  return {
-    value: item.value.trim(),
-    type: item.type ?? (index === 0 ? 'home' : 'other'),
-    status: item.status ?? 'Not Validated',
-    isPrimary: toBool(item.isPrimary) ?? index === 0,
-  };
-}
-
-export function toEmails(input: ContactInput[]): StoredEmail[] {
-  const seen = new Set<string>();
-  const out: StoredEmail[] = [];
-  input.map(toContact).forEach((email) => {
-    const key = email.value.toLowerCase();
-    if (!email.value || seen.has(key)) return;
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value))
-      throw badRequest(`'${email.value}' is not a valid email address`, [
-        { field: 'emails', message: 'invalid email address' },
-      ]);
-    seen.add(key);
-    out.push(email);
-  });
-  return out;
-}
-
-export function toPhones(input: ContactInput[]): StoredPhone[] {
-  const seen = new Set<string>();
-  const out: StoredPhone[] = [];
-  input.map(toContact).forEach((phone) => {
-    const normalized = normalizePhone(phone.value);
-    if (!phone.value || seen.has(normalized)) return;
-    if (normalized.length < 3)
-      throw badRequest(`'${phone.value}' is not a valid phone number`, [
-        { field: 'phones', message: 'invalid phone number' },
-      ]);
-    seen.add(normalized);
-    out.push({ ...phone, type: phone.type === 'home' ? 'mobile' : phone.type, normalized });
-  });
-  return out;
-}
-
-export function toAddresses(input: NonNullable<PersonInput['addresses']>): StoredAddress[] {
-  return input.map((a) => ({
-    street: a.street?.trim() ?? '',
-    city: a.city?.trim() ?? '',
-    state: a.state?.trim() ?? '',
-    code: a.code?.trim() ?? '',
-    country: a.country?.trim() ?? '',
-    type: a.type ?? 'home',
-  }));
-}
-
-export function uniqueTags(tags: string[]): string[] {
-  const seen = new Set<string>();
-  return tags
-    .map((t) => t.trim())
-    .filter((t) => {
-      const key = t.toLowerCase();
-      if (!t || seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-}
-
-async function userInAccount(
-  db: DbOrTrx,
-  accountId: number,
-  by: { id?: number | null; name?: string | null },
-  field: string,
-) {
-  // The id wins when both are sent; null, 0 or "" unassigns.
-  if (by.id !== undefined ? !by.id : !by.name) return null;
-  let query = db
-    .selectFrom('users')
-    .select(['id', 'name', 'role'])
-    .where('account_id', '=', accountId);
-  query = by.id ? query.where('id', '=', by.id) : query.where('name', '=', by.name!.trim());
-  const user = await query.orderBy('id').executeTakeFirst();
-  if (!user)
-    throw badRequest(`${field}: no user ${by.id ?? `named '${by.name}'`} in this account`, [
-      { field, message: 'unknown user' },
-    ]);
-  return user;
-}
-
-async function stageInAccount(
-  db: DbOrTrx,
-  accountId: number,
-  by: { id?: number; name?: string },
-): Promise<number> {
-  let query = db.selectFrom('stages').select('id').where('account_id', '=', accountId);
-  query =
-    by.id !== undefined ? query.where('id', '=', by.id) : query.where('name', '=', by.name ?? '');
-  const stage = await query.executeTakeFirst();
-  if (!stage) {
-    const field = by.id !== undefined ? 'stageId' : 'stage';
-    throw badRequest(
-      `Unknown stage ${by.id ?? `'${by.name}'`}; list the stages with GET /v1/stages`,
-      [{ field, message: 'unknown stage' }],
-    );
-  }
-  return stage.id;
-}
-
-const stageNamed = reusableQuery((db, _shape, accountId: number, name: string) =>
-  db.selectFrom('stages').select('id').where('account_id', '=', accountId).where('name', '=', name),
-);
-
-/** The id of the account's stage of that name (Lead, Trash…), or null. */
-export async function stageIdNamed(
-  db: DbOrTrx,
-  accountId: number,
-  name: string,
-): Promise<number | null> {
-  return (await stageNamed(db, 'stage', accountId, name))?.id ?? null;
-}
-
-export async function defaultStageId(db: DbOrTrx, accountId: number): Promise<number | null> {
-  return stageIdNamed(db, accountId, 'Lead');
-}
-
-/**
- * Applies a request body to a person's state: resolves names to ids in the caller's account,
- * normalises contacts, checks custom fields. Arrays given are replaced whole (tags merged with
- * `mergeTags`). Throws 400 naming the field for anything it cannot resolve.
- */
-export async function applyPersonInput(
-  db: DbOrTrx,
-  accountId: number,
-  current: PersonState,
-  input: PersonInput,
-  options: { mergeTags?: boolean } = {},
-): Promise<PersonState> {
-  const next: PersonState = { ...current };
-  if (input.firstName !== undefined) next.firstName = input.firstName.trim();
-  if (input.lastName !== undefined) next.lastName = input.lastName.trim();
-  if (input.name !== undefined && input.firstName === undefined && input.lastName === undefined) {
-    const parts = input.name.trim().split(/\s+/).filter(Boolean);
-    next.firstName = parts[0] ?? '';
-    next.lastName = parts.slice(1).join(' ');
-  }
-  if (input.name !== undefined || input.firstName !== undefined || input.lastName !== undefined) {
-    next.name =
-      input.name !== undefined && input.firstName === undefined && input.lastName === undefined
-        ? input.name.trim()
-        : [next.firstName, next.lastName].filter(Boolean).join(' ');
-  }
-  if (input.stageId !== undefined)
-    next.stageId = await stageInAccount(db, accountId, { id: input.stageId });
-  else if (input.stage !== undefined)
-    next.stageId = await stageInAccount(db, accountId, { name: input.stage.trim() });
-  if (input.source !== undefined) next.source = cleanSource(input.source);
-  if (input.sourceUrl !== undefined) next.sourceUrl = input.sourceUrl.trim();
-  if (input.price !== undefined) next.price = input.price;
-  if (input.background !== undefined) next.background = input.background;
-  if (input.timeframeId !== undefined) next.timeframeId = timeframeIdOf(input.timeframeId);
-  if (input.contacted !== undefined) next.contacted = toBool(input.contacted) ? 1 : 0;
-  if (input.assignedUserId !== undefined || input.assignedTo !== undefined) {
-    const user = await userInAccount(
-      db,
-      accountId,
-      { id: input.assignedUserId, name: input.assignedTo },
-      input.assignedUserId !== undefined ? 'assignedUserId' : 'assignedTo',
-    );
-    next.assignedUserId = user?.id ?? null;
-  }
-  if (input.assignedLenderId !== undefined || input.assignedLenderName !== undefined) {
-    const user = await userInAccount(
-      db,
-      accountId,
-      { id: input.assignedLenderId, name: input.assignedLenderName },
-      input.assignedLenderId !== undefined ? 'assignedLenderId' : 'assignedLenderName',
-    );
-    next.assignedLenderId = user?.id ?? null;
-  }
-  if (input.assignedPondId !== undefined) await applyPond(db, accountId, next, input);
-  else if (next.assignedUserId !== null && next.assignedUserId !== current.assignedUserId)
-    next.assignedPondId = null; // an agent takes the person out of their pond
-  if (input.emails !== undefined) next.emails = toEmails(input.emails);
-  if (input.phones !== undefined) next.phones = toPhones(input.phones);
-  if (input.addresses !== undefined) next.addresses = toAddresses(input.addresses);
-  if (input.tags !== undefined)
-    next.tags = uniqueTags(options.mergeTags ? [...current.tags, ...input.tags] : input.tags);
-  if (input.collaborators !== undefined)
-    next.collaborators = await resolveCollaborators(db, accountId, input.collaborators);
-  if (hasCustomKeys(input)) {
-    next.custom = applyCustomValues(
-      current.custom,
-      input,
-      await loadDefinitions(db, accountId, 'person'),
-    );
-  }
-  return next;
-}
-
-/**
- * A person is either in a pond or with an agent: moving them into a pond unassigns the agent
- * (the pond's lead agent stands in for notifications and action plans).
- */
-async function applyPond(
-  db: DbOrTrx,
-  accountId: number,
-  next: PersonState,
-  input: PersonInput,
-): Promise<void> {
-  const pondId = input.assignedPondId ?? null;
-  if (pondId !== null) {
-    if (input.assignedUserId || input.assignedTo)
-      throw badRequest('Send assignedPondId or an assigned agent, not both: a pond has no agent', [
-        { field: 'assignedPondId', message: 'conflicts with assignedUserId' },
-      ]);
-    if (!(await findPond(db, accountId, pondId)))
-      throw badRequest(`assignedPondId: no pond ${pondId} in this account; see GET /v1/ponds`, [
-        { field: 'assignedPondId', message: 'unknown pond' },
-      ]);
-    next.assignedUserId = null;
-  }
-  next.assignedPondId = pondId;
-}
-
-async function resolveCollaborators(
-  db: DbOrTrx,
-  accountId: number,
-  input: NonNullable<PersonInput['collaborators']>,
-): Promise<StoredCollaborator[]> {
-  const ids = [...new Set(input.map((c) => (typeof c === 'number' ? c : c.id)))];
-  if (ids.length === 0) return [];
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'name'])
-    .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
-    .execute();
-  const missing = ids.filter((id) => !users.some((u) => u.id === id));
-  if (missing.length)
-    throw badRequest(`collaborators: no user ${missing.join(', ')} in this account`, [
-      { field: 'collaborators', message: 'unknown user' },
-    ]);
-  return ids.map((id) => users.find((u) => u.id === id)!);
-}
-
-/** Lead-style merge: fills empty fields and adds new contacts and tags, never wiping what is stored. */
-export function mergePersonStates(current: PersonState, incoming: PersonState): PersonState {
-  const fill = <T>(a: T, b: T, empty: (v: T) => boolean) => (empty(a) ? b : a);
-  const blank = (v: unknown) => v === '' || v === null || v === undefined;
-  const emails = [...current.emails];
-  for (const e of incoming.emails)
-    if (!emails.some((x) => x.value.toLowerCase() === e.value.toLowerCase()))
-      emails.push({ ...e, isPrimary: false });
-  const phones = [...current.phones];
-  for (const p of incoming.phones)
-    if (!phones.some((x) => x.normalized === p.normalized)) phones.push({ ...p, isPrimary: false });
-  const addresses = [...current.addresses];
-  const addressKey = (a: StoredAddress) => `${a.street}|${a.city}|${a.code}`.toLowerCase();
-  for (const a of incoming.addresses)
-    if (!addresses.some((x) => addressKey(x) === addressKey(a))) addresses.push(a);
-  const collaborators = [...current.collaborators];
-  for (const c of incoming.collaborators)
-    if (!collaborators.some((x) => x.id === c.id)) collaborators.push(c);
-  const custom = { ...current.custom };
-  for (const [k, v] of Object.entries(incoming.custom)) if (blank(custom[k])) custom[k] = v;
-  return {
-    name: fill(current.name, incoming.name, blank),
-    firstName: fill(current.firstName, incoming.firstName, blank),
-    lastName: fill(current.lastName, incoming.lastName, blank),
-    stageId: fill(current.stageId, incoming.stageId, blank),
-    source: fill(current.source, incoming.source, blank),
-    sourceUrl: fill(current.sourceUrl, incoming.sourceUrl, blank),
-    price: fill(current.price, incoming.price, blank),
-    background: fill(current.background, incoming.background, blank),
-    timeframeId: fill(current.timeframeId, incoming.timeframeId, blank),
-    contacted: current.contacted || incoming.contacted,
-    // Merges never move a person into or out of a pond.
-    assignedUserId:
-      current.assignedPondId === null
-        ? fill(current.assignedUserId, incoming.assignedUserId, blank)
-        : null,
-    assignedPondId: current.assignedPondId,
-    assignedLenderId: fill(current.assignedLenderId, incoming.assignedLenderId, blank),
-    emails,
-    phones,
-    addresses,
-    tags: uniqueTags([...current.tags, ...incoming.tags]),
-    collaborators,
-    custom,
-  };
-}
-
-/** The watched fields that differ: empty when saving `after` would change nothing. */
-export function changedFields(before: PersonState, after: PersonState): (keyof PersonState)[] {
-  return WATCHED.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-}
+import {
+  changedFields,
+  emptyPersonState,
+  mergePersonStates,
+  type PersonState,
+  stateFromRow,
+} from './people.state.js';
 
 function addedTags(before: string[], after: string[]): string[] {
   const had = new Set(before.map((t) => t.toLowerCase()));
@@ -423,4 +92,86 @@ export async function removePerson(
   await emitEvent(trx, auth.accountId, 'peopleDeleted', [personId]);
 }
 
-export { emptyPersonState };
+/**
+ * POST /v1/people: creates a person from a request body, or with `deduplicate` merges the body into
+ * the visible person matching one of its emails or phones (lead-style: fills, never wipes).
+ */
+export async function createOrMergePerson(
+  db: Db,
+  auth: AuthUser,
+  input: PersonInput,
+  options: { deduplicate: boolean; at: string },
+): Promise<{ id: number; created: boolean }> {
+  const { accountId } = auth;
+  return db.transaction().execute(async (trx) => {
+    const incoming = defaultOwnership(
+      auth,
+      await applyPersonInput(trx, accountId, emptyPersonState(), input),
+    );
+    await assertMayMoveIntoPond(trx, auth, null, incoming.assignedPondId);
+    if (options.deduplicate) {
+      const match = await findMatchingPerson(
+        trx,
+        accountId,
+        incoming.emails.map((e) => e.value),
+        incoming.phones.map((p) => p.value),
+      );
+      if (match) await lockPerson(trx, accountId, match.personId);
+      const existing = match && (await findVisiblePerson(trx, auth, match.personId));
+      if (existing) {
+        const before = stateFromRow(existing);
+        const after = mergePersonStates(before, incoming);
+        await savePerson(trx, accountId, existing.id, before, after, options.at);
+        return { id: existing.id, created: false };
+      }
+    }
+    return {
+      id: await createPerson(trx, accountId, incoming, {
+        // Typed in by a person in the web app, or sent by an integration.
+        createdVia: auth.via === 'session' ? 'Manually' : 'API',
+        at: options.at,
+      }),
+      created: true,
+    };
+  });
+}
+
+/** PUT /v1/people/:id: only the fields sent change (tags merged with `mergeTags`); 404 if unseen. */
+export async function updateVisiblePerson(
+  db: Db,
+  auth: AuthUser,
+  id: number,
+  input: PersonInput,
+  options: { mergeTags?: boolean; at: () => string },
+): Promise<void> {
+  const { accountId } = auth;
+  await db.transaction().execute(async (trx) => {
+    await lockPerson(trx, accountId, id);
+    const row = await findVisiblePerson(trx, auth, id);
+    if (!row) throw notFound(`Person ${id}`);
+    const before = stateFromRow(row);
+    const after = await applyPersonInput(trx, accountId, before, input, {
+      mergeTags: options.mergeTags,
+    });
+    await assertMayMoveIntoPond(trx, auth, before.assignedPondId, after.assignedPondId);
+    await savePerson(trx, accountId, id, before, after, options.at());
+  });
+}
+
+/**
+ * DELETE /v1/people/:id: 404 unless the caller sees the person; `authorize` runs after that
+ * lookup (an unseen person stays a 404), then the person goes with all their data.
+ */
+export async function removeVisiblePerson(
+  db: Db,
+  auth: AuthUser,
+  id: number,
+  authorize: () => void,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await findVisiblePerson(trx, auth, id);
+    if (!row) throw notFound(`Person ${id}`);
+    authorize();
+    await removePerson(trx, auth, row.id);
+  });
+}

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { containsText } from '../db/text-match.js';
 import './pipelines.tables.js';
 import '../deals/deals.tables.js';
 import type { PipelineStagesTable, PipelinesTable } from './pipelines.tables.js';
@@ -12,6 +13,12 @@ export function pipelinesQuery(db: DbOrTrx, accountId: number) {
     .selectFrom('pipelines')
     .selectAll('pipelines')
     .where('pipelines.account_id', '=', accountId);
+}
+
+/** The pipelines list with its filter (name contains). */
+export function pipelinesList(db: DbOrTrx, accountId: number, filters: { name?: string }) {
+  const query = pipelinesQuery(db, accountId);
+  return filters.name ? query.where(containsText('pipelines.name', filters.name)) : query;
 }
 
 export async function findPipeline(

@@ -1,4 +1,3 @@
-import { containsText } from '../db/text-match.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Api, RouteOptions } from '../http/route-types.js';
@@ -16,7 +15,7 @@ import {
 } from './pipelines.schemas.js';
 import {
   findPipeline,
-  pipelinesQuery,
+  pipelinesList,
   presentPipeline,
   type PipelineRow,
   stagesOf,
@@ -54,11 +53,9 @@ export const pipelinesRoutes: FastifyPluginAsync<RouteOptions> = async (instance
     async (request) => {
       const q = request.query;
       const accountId = request.auth.accountId;
-      let query = pipelinesQuery(db, accountId);
-      if (q.name) query = query.where(containsText('pipelines.name', q.name));
       const page = await paginate<PipelineRow>(request, {
         collection: 'pipelines',
-        query,
+        query: pipelinesList(db, accountId, q),
         page: readPage(q),
         sort: readSort(
           q.sort ?? 'orderWeight',

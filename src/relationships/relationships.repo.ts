@@ -3,7 +3,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { toBool } from '../http/schemas.js';
-import { normalizePhone } from '../people/people.repo.js';
+import { normalizePhone } from '../people/people.matching.js';
 import { emit } from '../webhooks/outbox.js';
 import { isoSeconds } from '../time.js';
 import { personRecords } from '../timeline/personRecords.js';

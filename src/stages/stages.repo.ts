@@ -31,6 +31,12 @@ export function stagesQuery(db: DbOrTrx, auth: AuthUser) {
     .where('stages.account_id', '=', auth.accountId);
 }
 
+/** The stages list with its filter (an exact name). */
+export function stagesList(db: DbOrTrx, auth: AuthUser, filters: { name?: string }) {
+  const query = stagesQuery(db, auth);
+  return filters.name === undefined ? query : query.where('stages.name', '=', filters.name);
+}
+
 export async function findStage(
   db: DbOrTrx,
   auth: AuthUser,

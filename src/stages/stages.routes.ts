@@ -14,7 +14,7 @@ import {
   StageListQuery,
   StageUpdateBody,
 } from './stages.schemas.js';
-import { findStage, presentStage, type StageRow, stagesQuery } from './stages.repo.js';
+import { findStage, presentStage, type StageRow, stagesList } from './stages.repo.js';
 import { createStage, deleteStage, updateStage } from './stages.service.js';
 
 const tags = ['stages'];
@@ -39,11 +39,9 @@ export const stagesRoutes: FastifyPluginAsync<RouteOptions> = async (instance, {
     },
     async (request) => {
       const q = request.query;
-      let query = stagesQuery(db, request.auth);
-      if (q.name !== undefined) query = query.where('stages.name', '=', q.name);
       const page = await paginate<StageRow>(request, {
         collection: 'stages',
-        query,
+        query: stagesList(db, request.auth, q),
         page: readPage(q),
         sort: readSort(
           q.sort ?? 'orderWeight',

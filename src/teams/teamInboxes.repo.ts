@@ -1,4 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { canSeeTeamInbox } from '../access/visibility.js';
+import { teamsOf } from './teams.repo.js';
 import '../ponds/ponds.tables.js';
 
 export interface InboxUser {
@@ -6,6 +9,11 @@ export interface InboxUser {
   name: string;
   firstName: string;
   lastName: string;
+}
+
+/** The teams whose inbox the caller sees (every team for Owner/Admin, else their own). */
+export function visibleTeamInboxes(db: DbOrTrx, auth: AuthUser) {
+  return teamsOf(db, auth.accountId).where((eb) => canSeeTeamInbox(eb, auth));
 }
 
 /**

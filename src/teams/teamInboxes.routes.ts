@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Api, RouteOptions } from '../http/route-types.js';
-import { canSeeTeamInbox } from '../access/visibility.js';
 import { responses } from '../http/schemas.js';
 import { ListEnvelope, PageQuery, paginate, readPage, readSort } from '../http/pagination.js';
-import { type TeamRow, teamsOf } from './teams.repo.js';
-import { inboxUsersOf } from './teamInboxes.repo.js';
+import type { TeamRow } from './teams.repo.js';
+import { inboxUsersOf, visibleTeamInboxes } from './teamInboxes.repo.js';
 
 const InboxUser = Type.Object({
   id: Type.Integer(),
@@ -46,7 +45,7 @@ export const teamInboxesRoutes: FastifyPluginAsync<RouteOptions> = async (instan
       const { auth } = request;
       const page = await paginate<TeamRow>(request, {
         collection: 'teamInboxes',
-        query: teamsOf(db, auth.accountId).where((eb) => canSeeTeamInbox(eb, auth)),
+        query: visibleTeamInboxes(db, auth),
         page: readPage(request.query),
         sort: readSort(request.query.sort, { name: 'name', created: 'created_at' }, 'id'),
         idExpression: 'id',

@@ -3,6 +3,8 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { mayChangeOwnedRecord, ownOrShared } from '../access/ownership.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
+import { toBool } from '../http/schemas.js';
+import { containsText } from '../db/text-match.js';
 import type { TemplateKind, TemplatesTable } from './templates.tables.js';
 import './templates.tables.js';
 
@@ -18,6 +20,25 @@ export function visibleTemplates(db: DbOrTrx, auth: AuthUser, kind: TemplateKind
     .where('account_id', '=', auth.accountId)
     .where('kind', '=', kind)
     .where((eb) => ownOrShared(eb, auth, { owner: 'created_by_id', shared: 'is_shared' }));
+}
+
+export interface TemplateFilters {
+  name?: string;
+  isShared?: boolean | number | string;
+}
+
+/** The templates list of one kind with its filters (name contains, shared or not). */
+export function templatesList(
+  db: DbOrTrx,
+  auth: AuthUser,
+  kind: TemplateKind,
+  filters: TemplateFilters,
+) {
+  let query = visibleTemplates(db, auth, kind);
+  if (filters.name) query = query.where(containsText('name', filters.name));
+  if (filters.isShared !== undefined)
+    query = query.where('is_shared', '=', toBool(filters.isShared) ? 1 : 0);
+  return query;
 }
 
 export async function findVisibleTemplate(

@@ -12,9 +12,8 @@ import {
   TemplateMergeBody,
   TemplateUpdateBody,
 } from './templates.schemas.js';
-import { readableTemplate, type TemplateRow, visibleTemplates } from './templates.repo.js';
+import { readableTemplate, templatesList, type TemplateRow } from './templates.repo.js';
 import { changeTemplate, createTemplate, removeTemplate } from './templates.service.js';
-import { containsText } from '../db/text-match.js';
 import { presentTemplate } from './templates.presenter.js';
 import { type MergeData, renderMergeFields } from './merge-fields.js';
 import { mergeDataFor } from './templates.merge.js';
@@ -46,13 +45,9 @@ export const templatesRoutes: FastifyPluginAsync<RouteOptions> = async (instance
     },
     async (request) => {
       const q = request.query;
-      let query = visibleTemplates(db, request.auth, 'email');
-      if (q.name) query = query.where(containsText('name', q.name));
-      if (q.isShared !== undefined)
-        query = query.where('is_shared', '=', toBool(q.isShared) ? 1 : 0);
       const page = await paginate<TemplateRow>(request, {
         collection: 'templates',
-        query,
+        query: templatesList(db, request.auth, 'email', q),
         page: readPage(q),
         sort: readSort(
           q.sort,

@@ -3,9 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Api, RouteOptions } from '../http/route-types.js';
 import { IdParams, responses, toBool } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
-import { containsText } from '../db/text-match.js';
 import { isoSeconds } from '../time.js';
-import { readableTemplate, type TemplateRow, visibleTemplates } from './templates.repo.js';
+import { readableTemplate, templatesList, type TemplateRow } from './templates.repo.js';
 import { changeTemplate, createTemplate, removeTemplate } from './templates.service.js';
 import { renderMergeFields } from './merge-fields.js';
 import { mergeDataFor } from './templates.merge.js';
@@ -58,13 +57,9 @@ export const textMessageTemplatesRoutes: FastifyPluginAsync<RouteOptions> = asyn
     },
     async (request) => {
       const q = request.query;
-      let query = visibleTemplates(db, request.auth, 'text');
-      if (q.name) query = query.where(containsText('name', q.name));
-      if (q.isShared !== undefined)
-        query = query.where('is_shared', '=', toBool(q.isShared) ? 1 : 0);
       const page = await paginate<TemplateRow>(request, {
         collection: COLLECTION,
-        query,
+        query: templatesList(db, request.auth, 'text', q),
         page: readPage(q),
         sort: readSort(
           q.sort,

@@ -1,13 +1,19 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/database.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { hearthSignature, standardSignature } from './signing.js';
 import type { SigningKeys } from './signing-keys.js';
 import { writeTransaction } from './write-tx.js';
-import { reusableWrite } from '../db/reusable-query.js';
+import {
+  claimableWebhooks,
+  dueDeliveriesOf,
+  extendLease,
+  leaseWebhooks,
+  releaseLease,
+} from './leases.js';
 import {
   LaneRecorder,
   MAX_IN_FLIGHT,
@@ -39,16 +45,6 @@ const OUTCOME_LINGER_MS = 10;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The lease renewal of every outcome write, compiled once (src/db/reusable-query.ts). */
-const extendLease = reusableWrite(
-  (db, _shape, until: string, webhookId: number, workerId: string) =>
-    db
-      .updateTable('webhooks')
-      .set({ locked_until: until })
-      .where('id', '=', webhookId)
-      .where('locked_by', '=', workerId)
-      .where('status', '=', 'Active'),
-);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -93,31 +89,9 @@ export class DeliveryEngine {
     const claimed = await writeTransaction(this.ctx, async (db) => {
       const nowMs = this.ctx.clock.now();
       const now = iso(nowMs);
-      let query = db
-        .selectFrom('webhooks as w')
-        .select(['w.id', 'w.account_id', 'w.system', 'w.url', 'w.failing_since'])
-        .where('w.status', '=', 'Active')
-        .where((eb) => eb.or([eb('w.locked_until', 'is', null), eb('w.locked_until', '<', now)]))
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('webhook_deliveries as d')
-              .select('d.id')
-              .whereRef('d.webhook_id', '=', 'w.id')
-              .where('d.state', '=', 'pending')
-              .where('d.next_attempt_at', '<=', now),
-          ),
-        )
-        // Least recently served first (a released lane keeps its release time in locked_until;
-        // never served sorts first on both databases), so busy webhooks take turns.
-        .orderBy(sql`coalesce(w.locked_until, '')`)
-        .orderBy('w.id')
-        .limit(free * 4);
       for (const [id, until] of this.unsignable) if (until < Date.now()) this.unsignable.delete(id);
       const skip = [...this.lanes.keys(), ...this.unsignable.keys()];
-      if (skip.length > 0) query = query.where('w.id', 'not in', skip);
-      if (this.ctx.dialect === 'postgres') query = query.forUpdate().skipLocked();
-      const candidates = await query.execute();
+      const candidates = await claimableWebhooks(db, this.ctx.dialect, now, skip, free * 4);
       const chosen: LaneWebhook[] = [];
       const perHost = new Map(this.hostLanes);
       for (const hook of candidates) {
@@ -128,15 +102,13 @@ export class DeliveryEngine {
         chosen.push(hook);
       }
       if (chosen.length > 0) {
-        await db
-          .updateTable('webhooks')
-          .set({ locked_by: this.workerId, locked_until: iso(nowMs + this.leaseMs) })
-          .where(
-            'id',
-            'in',
-            chosen.map((h) => h.id),
-          )
-          .execute();
+        const until = iso(nowMs + this.leaseMs);
+        await leaseWebhooks(
+          db,
+          chosen.map((h) => h.id),
+          this.workerId,
+          until,
+        );
       }
       return chosen;
     });
@@ -161,12 +133,7 @@ export class DeliveryEngine {
   }
 
   private async release(webhookId: number): Promise<void> {
-    await this.ctx.db
-      .updateTable('webhooks')
-      .set({ locked_by: null, locked_until: iso(this.ctx.clock.now()) })
-      .where('id', '=', webhookId)
-      .where('locked_by', '=', this.workerId)
-      .execute();
+    await releaseLease(this.ctx.db, webhookId, this.workerId, iso(this.ctx.clock.now()));
   }
 
   /** Due deliveries of one webhook, oldest first, leaving out those this lane already holds. */
@@ -175,17 +142,7 @@ export class DeliveryEngine {
     held: Set<number>,
     limit: number,
   ): Promise<DueDelivery[]> {
-    let query = this.ctx.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select(['d.id', 'd.attempts', 'd.first_attempt_at', 'e.event_uuid', 'e.payload'])
-      .where('d.webhook_id', '=', webhookId)
-      .where('d.state', '=', 'pending')
-      .where('d.next_attempt_at', '<=', iso(this.ctx.clock.now()))
-      .orderBy('d.id')
-      .limit(limit);
-    if (held.size > 0) query = query.where('d.id', 'not in', [...held]);
-    return query.execute();
+    return dueDeliveriesOf(this.ctx.db, webhookId, held, limit, iso(this.ctx.clock.now()));
   }
 
   /**

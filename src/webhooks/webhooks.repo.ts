@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx, Trx } from '../db/database.js';
+import type { DialectName } from '../db/dialect.js';
 import type { WebhookStatus } from './webhooks.tables.js';
 import './webhooks.tables.js';
 import { INBOX_APP_EVENTS } from './event-names.js';
@@ -16,6 +17,48 @@ export function webhooksOfSystem(db: DbOrTrx, accountId: number, system: string)
     .where('account_id', '=', accountId)
     .where('system', '=', system)
     .where('inbox_app_id', 'is', null);
+}
+
+/** The system's webhooks list with its filters (event, status). */
+export function webhooksList(
+  db: DbOrTrx,
+  accountId: number,
+  system: string,
+  filters: { event?: string; status?: WebhookStatus },
+) {
+  let query = webhooksOfSystem(db, accountId, system);
+  if (filters.event !== undefined) query = query.where('event', '=', filters.event);
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  return query;
+}
+
+/** The system's webhook sending `event` to `url`, other than `exceptId`, if there is one. */
+export function sameWebhook(
+  db: DbOrTrx,
+  accountId: number,
+  system: string,
+  target: { event: string; url: string },
+  exceptId?: number,
+) {
+  return webhooksOfSystem(db, accountId, system)
+    .where('event', '=', target.event)
+    .where('url', '=', target.url)
+    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
+    .executeTakeFirst();
+}
+
+/** The system's Active webhooks for one event. */
+export function activeWebhooksFor(db: DbOrTrx, accountId: number, system: string, event: string) {
+  return webhooksOfSystem(db, accountId, system)
+    .where('event', '=', event)
+    .where('status', '=', 'Active')
+    .execute();
+}
+
+/** Serialises the per-event limit check on PostgreSQL (SQLite runs one write transaction at a time). */
+export async function lockAccount(trx: Trx, dialect: DialectName, accountId: number) {
+  if (dialect === 'postgres')
+    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
 }
 
 export function findWebhook(db: DbOrTrx, accountId: number, system: string, id: number) {
@@ -85,6 +128,14 @@ export async function updateWebhook(
     .executeTakeFirstOrThrow();
 }
 
+export async function deleteWebhook(db: DbOrTrx, accountId: number, id: number): Promise<void> {
+  await db
+    .deleteFrom('webhooks')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Stops pending deliveries of a webhook that was disabled by hand or pointed elsewhere. */
 export async function abandonPending(db: DbOrTrx, webhookId: number, at: string): Promise<void> {
   await db
@@ -103,6 +154,30 @@ export function findEvent(db: DbOrTrx, accountId: number, uuid: string) {
     .where('event_uuid', '=', uuid.toLowerCase())
     .where('event', 'not in', [...INBOX_APP_EVENTS])
     .executeTakeFirst();
+}
+
+/** New pending deliveries of one event to several webhooks, due now. */
+export async function queueDeliveries(
+  db: DbOrTrx,
+  accountId: number,
+  eventId: number,
+  webhookIds: number[],
+  at: string,
+  dueAt: string,
+): Promise<void> {
+  await db
+    .insertInto('webhook_deliveries')
+    .values(
+      webhookIds.map((webhookId) => ({
+        account_id: accountId,
+        webhook_id: webhookId,
+        event_id: eventId,
+        state: 'pending' as const,
+        next_attempt_at: dueAt,
+        created_at: at,
+      })),
+    )
+    .execute();
 }
 
 export function attemptsQuery(db: DbOrTrx, accountId: number, webhookId: number) {

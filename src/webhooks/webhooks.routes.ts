@@ -1,19 +1,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Api, RouteOptions } from '../http/route-types.js';
-import type { AppContext } from '../context.js';
-import type { DbOrTrx } from '../db/database.js';
 import { Gate } from '../access/gates.js';
 import { requireSystem } from '../http/system.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../http/errors.js';
 import { Type } from '@sinclair/typebox';
 import { IdParams, responses, SystemField } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
-import { isoSeconds } from '../time.js';
 import { EVENT_NAMES, isEventName } from './event-names.js';
 import { validateCallbackUrl } from './callback-url.js';
-import { DUE_NOW } from './dispatcher.js';
-import { storeSigningKey } from './signing-keys.js';
 import {
   type AttemptRow,
   presentAttempt,
@@ -21,16 +15,13 @@ import {
   type WebhookRow,
 } from './webhooks.presenter.js';
 import {
-  abandonPending,
   attemptsQuery,
-  countForEvent,
+  deleteWebhook,
   findEvent,
   findWebhook,
-  insertWebhook,
-  MAX_WEBHOOKS_PER_EVENT,
-  updateWebhook,
-  webhooksOfSystem,
+  webhooksList,
 } from './webhooks.repo.js';
+import { changeWebhook, redeliverEvent, registerWebhook } from './webhooks.service.js';
 import {
   Attempt,
   AttemptsQuery,
@@ -67,37 +58,9 @@ function requireSystemKey(request: FastifyRequest, system: string): string {
   return key;
 }
 
-/** Serialises the per-event limit check on PostgreSQL (SQLite runs one write transaction at a time). */
-async function lockAccount(ctx: AppContext, trx: DbOrTrx, accountId: number): Promise<void> {
-  if (ctx.dialect === 'postgres')
-    await sql`select id from accounts where id = ${accountId} for update`.execute(trx);
-}
-
-async function checkRoom(
-  trx: DbOrTrx,
-  accountId: number,
-  system: string,
-  event: string,
-  url: string,
-  exceptId?: number,
-): Promise<void> {
-  const same = await webhooksOfSystem(trx, accountId, system)
-    .where('event', '=', event)
-    .where('url', '=', url)
-    .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId!))
-    .executeTakeFirst();
-  if (same) throw conflict(`Webhook ${same.id} already sends ${event} to this URL`);
-  if ((await countForEvent(trx, accountId, system, event, exceptId)) >= MAX_WEBHOOKS_PER_EVENT) {
-    throw badRequest(
-      `At most ${MAX_WEBHOOKS_PER_EVENT} webhooks may be registered per event per system; system '${system}' already has ${MAX_WEBHOOKS_PER_EVENT} for ${event}`,
-    );
-  }
-}
-
 export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
   const app = instance as unknown as Api;
   const { db, config } = ctx;
-  const now = () => isoSeconds(ctx.clock.now());
   const load = async (request: FastifyRequest, system: string, id: number): Promise<WebhookRow> => {
     const row = await findWebhook(db, request.auth.accountId, system, id);
     if (!row) throw notFound(`Webhook ${id}`);
@@ -119,12 +82,9 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
       const system = requireSystem(request);
       const { event, status } = request.query;
       if (event !== undefined) checkEvent(event);
-      let query = webhooksOfSystem(db, request.auth.accountId, system);
-      if (event !== undefined) query = query.where('event', '=', event);
-      if (status !== undefined) query = query.where('status', '=', status);
       const page = await paginate<WebhookRow>(request, {
         collection: 'webhooks',
-        query,
+        query: webhooksList(db, request.auth.accountId, system, { event, status }),
         page: readPage(request.query),
         sort: readSort(undefined, {}, 'id'),
         idExpression: 'id',
@@ -154,13 +114,8 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
       const url = await validateCallbackUrl(request.body.url, {
         allowPrivate: config.webhookAllowPrivate,
       });
-      const accountId = request.auth.accountId;
-      const row = await db.transaction().execute(async (trx) => {
-        await lockAccount(ctx, trx, accountId);
-        await checkRoom(trx, accountId, system, event, url);
-        await storeSigningKey(trx, config, system, systemKey, now());
-        return insertWebhook(trx, accountId, { system, event, url, at: now() });
-      });
+      const owner = { accountId: request.auth.accountId, system, systemKey };
+      const row = await registerWebhook(ctx, owner, { event, url });
       return reply.code(201).send(presentWebhook(row));
     },
   );
@@ -204,34 +159,9 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
         body.url === undefined
           ? undefined
           : await validateCallbackUrl(body.url, { allowPrivate: config.webhookAllowPrivate });
-      const accountId = request.auth.accountId;
-      const row = await db.transaction().execute(async (trx) => {
-        await lockAccount(ctx, trx, accountId);
-        const current = await findWebhook(trx, accountId, system, request.params.id);
-        if (!current) throw notFound(`Webhook ${request.params.id}`);
-        const next = {
-          event: body.event ?? current.event,
-          url: url ?? current.url,
-          status: body.status ?? current.status,
-        };
-        if (next.event !== current.event || next.url !== current.url)
-          await checkRoom(trx, accountId, system, next.event, next.url, current.id);
-        await storeSigningKey(trx, config, system, systemKey, now());
-        if (
-          next.event === current.event &&
-          next.url === current.url &&
-          next.status === current.status
-        )
-          return current;
-        if (next.status === 'Disabled' && current.status !== 'Disabled')
-          await abandonPending(trx, current.id, new Date(ctx.clock.now()).toISOString());
-        return updateWebhook(trx, accountId, current.id, {
-          ...next,
-          at: now(),
-          reactivated: next.status === 'Active' && current.status !== 'Active',
-        });
-      });
-      return presentWebhook(row);
+      const owner = { accountId: request.auth.accountId, system, systemKey };
+      const change = { event: body.event, url, status: body.status };
+      return presentWebhook(await changeWebhook(ctx, owner, request.params.id, change));
     },
   );
 
@@ -250,11 +180,7 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
     async (request, reply) => {
       const system = requireSystem(request);
       const row = await load(request, system, request.params.id);
-      await db
-        .deleteFrom('webhooks')
-        .where('account_id', '=', request.auth.accountId)
-        .where('id', '=', row.id)
-        .execute();
+      await deleteWebhook(db, request.auth.accountId, row.id);
       return reply.code(204).send(null);
     },
   );
@@ -327,31 +253,8 @@ export const webhookRoutes: FastifyPluginAsync<RouteOptions> = async (instance, 
       const accountId = request.auth.accountId;
       const found = await findEvent(db, accountId, request.params.id);
       if (!found) throw notFound(`Webhook event ${request.params.id}`);
-      const hooks = await webhooksOfSystem(db, accountId, system)
-        .where('event', '=', found.event)
-        .where('status', '=', 'Active')
-        .execute();
-      if (hooks.length === 0)
-        throw badRequest(
-          `System '${system}' has no Active webhook for ${found.event} to send this event to`,
-        );
-      const at = new Date(ctx.clock.now()).toISOString();
-      await db
-        .insertInto('webhook_deliveries')
-        .values(
-          hooks.map((h) => ({
-            account_id: accountId,
-            webhook_id: h.id,
-            event_id: found.id,
-            state: 'pending' as const,
-            next_attempt_at: DUE_NOW,
-            created_at: at,
-          })),
-        )
-        .execute();
-      return reply
-        .code(202)
-        .send({ eventId: request.params.id.toLowerCase(), webhookIds: hooks.map((h) => h.id) });
+      const webhookIds = await redeliverEvent(ctx, accountId, system, found);
+      return reply.code(202).send({ eventId: request.params.id.toLowerCase(), webhookIds });
     },
   );
 };
