@@ -1,5 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  ConfigError,
+  type Env,
+  fail,
+  fileVar,
+  flagVar,
+  intVar,
+  secondsListVar,
+  urlVar,
+} from './config-vars.js';
+
+export { ConfigError };
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -74,30 +86,6 @@ export interface DbShortcuts {
 }
 
 /** Thrown for a bad configuration value; its message is the one line printed at start-up. */
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function fail(variable: string, problem: string): never {
-  throw new ConfigError(`Invalid configuration: ${variable} ${problem}`);
-}
-
-function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) fail(name, `must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function flagVar(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '' || raw === '0') return false;
-  if (raw === '1' || raw === 'true') return true;
-  fail(name, `must be 1 or unset, got "${raw}"`);
-}
-
 function dbShortcutsVar(env: Env): DbShortcuts {
   const raw = env.HEARTH_DB_SHORTCUTS;
   if (raw === undefined || raw === '' || raw === 'on')
@@ -105,31 +93,6 @@ function dbShortcutsVar(env: Env): DbShortcuts {
   if (raw === 'compiled') return { compiledQueries: true, groupCommit: false };
   if (raw === 'off') return { compiledQueries: false, groupCommit: false };
   fail('HEARTH_DB_SHORTCUTS', `must be on, compiled or off, got "${raw}"`);
-}
-
-function fileVar(env: Env, name: string): string | null {
-  const raw = env[name];
-  if (!raw) return null;
-  try {
-    readFileSync(raw);
-  } catch {
-    fail(name, `names a file that cannot be read: ${raw}`);
-  }
-  return path.resolve(raw);
-}
-
-function urlVar(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    fail(name, `is not a valid URL: "${raw}"`);
-  }
-  if (!protocols.includes(url.protocol))
-    fail(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
-  return raw;
 }
 
 function databaseUrlVar(env: Env, dataDir: string): string {
@@ -150,15 +113,6 @@ function databaseUrlVar(env: Env, dataDir: string): string {
     return raw;
   }
   fail('DATABASE_URL', 'must start with sqlite: or postgres://');
-}
-
-function secondsListVar(env: Env, name: string, fallback: number[]): number[] {
-  const raw = env[name];
-  if (!raw) return fallback;
-  const parts = raw.split(',').map((p) => p.trim());
-  if (parts.some((p) => !/^\d+(\.\d+)?$/.test(p)))
-    fail(name, `must be a comma-separated list of seconds, got "${raw}"`);
-  return parts.map(Number);
 }
 
 function retryScheduleVar(env: Env): number[] {
