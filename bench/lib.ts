@@ -443,3 +443,23 @@ export function printTable(rows: BenchRow[], baseline: BenchRow): void {
 }
 
 export { basic };
+
+/**
+ * Lead event bodies for POST /v1/events, alternately a new person (`<prefix><pid>-<n>@bench.test`)
+ * and a returning one of the `people` seeded by seedPeople.
+ */
+export function leadEvents(people: number, prefix: string): () => string {
+  let n = 0;
+  return () => {
+    n += 1;
+    const returning = n % 2 === 0;
+    const email = returning
+      ? `person${Math.floor(Math.random() * people)}@bench.test`
+      : `${prefix}${process.pid}-${n}@bench.test`;
+    return JSON.stringify({
+      type: returning ? 'Viewed Property' : 'Registration',
+      source: 'www.bench-homes.test',
+      person: { firstName: 'Bench', lastName: `Lead ${n}`, emails: [{ value: email }] },
+    });
+  };
+}

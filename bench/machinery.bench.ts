@@ -10,6 +10,7 @@ import {
   type BenchHarness,
   type BenchRow,
   type MeasureOptions,
+  leadEvents,
   median,
   registerServerPid,
   waitForHealth,
@@ -50,18 +51,7 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
     };
     let n = 0;
     const pick = () => 1 + Math.floor(Math.random() * PEOPLE);
-    const lead = () => {
-      n += 1;
-      const returning = n % 2 === 0;
-      const email = returning
-        ? `person${Math.floor(Math.random() * PEOPLE)}@bench.test`
-        : `shortcut${process.pid}-${n}@bench.test`;
-      return JSON.stringify({
-        type: returning ? 'Viewed Property' : 'Registration',
-        source: 'www.bench-homes.test',
-        person: { firstName: 'Short', lastName: `Cut ${n}`, emails: [{ value: email }] },
-      });
-    };
+    const lead = leadEvents(PEOPLE, 'shortcut');
     const scenarios: [string, Omit<MeasureOptions, 'name' | 'url'>][] = [
       [
         'POST /v1/events',

@@ -10,6 +10,7 @@ import {
   type BenchHarness,
   type BenchRow,
   type MeasureOptions,
+  leadEvents,
   median,
   waitForHealth,
 } from './lib.js';
@@ -40,19 +41,7 @@ export default async function (h: BenchHarness): Promise<BenchRow[]> {
       'x-system': server.system.name,
       'x-system-key': server.system.key,
     };
-    let n = 0;
-    const lead = () => {
-      n += 1;
-      const returning = n % 2 === 0;
-      const email = returning
-        ? `person${Math.floor(Math.random() * PEOPLE)}@bench.test`
-        : `split${process.pid}-${n}@bench.test`;
-      return JSON.stringify({
-        type: returning ? 'Viewed Property' : 'Registration',
-        source: 'www.bench-homes.test',
-        person: { firstName: 'Split', lastName: `Lead ${n}`, emails: [{ value: email }] },
-      });
-    };
+    const lead = leadEvents(PEOPLE, 'split');
     const scenarios: [string, Omit<MeasureOptions, 'name' | 'url'>][] = [
       [
         'POST /v1/events',
