@@ -28,7 +28,7 @@ describe('import wizard and Export in the browser', () => {
     await page.getByRole('link', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Import people' }).waitFor();
     const csv =
-      'First Name,Last Name,Email,Remarks\nJane,Doe,jane@example.com,Met at the fair\nJohn,Roe,john@example.com,\nBad,Row,not-an-email,\n';
+      'First Name,Last Name,Email,Remarks,Created\nJane,Doe,jane@example.com,Met at the fair,3/7/2025\nJohn,Roe,john@example.com,,\nBad,Row,not-an-email,,\n';
     await page.getByLabel('CSV file').setInputFiles({
       name: 'contacts.csv',
       mimeType: 'text/csv',
@@ -47,6 +47,9 @@ describe('import wizard and Export in the browser', () => {
       state: 'detached',
     }); // the names still identify people
     await emailField.selectOption('email');
+    // The file writes dates day first: 3/7/2025 is 3 July.
+    await page.getByRole('combobox', { name: 'Dates in the file' }).click();
+    await page.getByRole('option', { name: 'Day first (31/12/2025)' }).click();
 
     await page.getByRole('button', { name: 'Dry run' }).click();
     await page.getByText('Dry run done').waitFor();
@@ -57,6 +60,7 @@ describe('import wizard and Export in the browser', () => {
     await page.getByText('Import done').waitFor();
     const jane = (await server.get(account.owner.key, '/v1/people?firstName=Jane')).body.people[0];
     assert.equal(jane.background, 'Met at the fair'); // the column mapped in the wizard
+    assert.match(jane.created, /^2025-07-03/); // read day first, as chosen
     await page.getByText(/Row 4: 'not-an-email' is not a valid email address/).waitFor();
     assert.equal(
       await page.getByRole('link', { name: 'Download error report' }).getAttribute('href'),

@@ -62,14 +62,21 @@ async function previewOf(file: File): Promise<Preview> {
   return body;
 }
 
+/** How the file's rows are read: duplicates, the order of day and month in dates, remapped columns. */
+interface ImportChoices {
+  onDuplicate: string;
+  dateFormat: string;
+  mapping: Record<string, string>;
+}
+
 async function upload(
   file: File,
   dryRun: boolean,
-  onDuplicate: string,
-  mapping: Record<string, string>,
+  { onDuplicate, dateFormat, mapping }: ImportChoices,
 ): Promise<number> {
   const query = new URLSearchParams({
     onDuplicate,
+    dateFormat,
     ...(dryRun ? { dryRun: 'true' } : {}),
     ...(Object.keys(mapping).length ? { mapping: JSON.stringify(mapping) } : {}),
   });
@@ -182,6 +189,7 @@ export function ImportScreen() {
   /** the columns whose field the person changed: header → field or "ignore" */
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [onDuplicate, setOnDuplicate] = useState('update');
+  const [dateFormat, setDateFormat] = useState('MDY');
   const [state, setState] = useState<ImportState | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -224,7 +232,7 @@ export function ImportScreen() {
     if (!file) return;
     setError(null);
     try {
-      const id = await upload(file, dryRun, onDuplicate, mapping);
+      const id = await upload(file, dryRun, { onDuplicate, dateFormat, mapping });
       setState((await apiFetch(`/v1/imports/${id}`)).json as ImportState);
     } catch (err) {
       setError((err as Error).message);
@@ -286,6 +294,18 @@ export function ImportScreen() {
           >
             <MenuItem value="update">Fill in what is missing</MenuItem>
             <MenuItem value="skip">Skip the row</MenuItem>
+          </Select>
+        </FormControl>
+        <FormControl sx={{ maxWidth: 320 }}>
+          <InputLabel id="date-format">Dates in the file</InputLabel>
+          <Select
+            labelId="date-format"
+            label="Dates in the file"
+            value={dateFormat}
+            onChange={(e) => setDateFormat(e.target.value)}
+          >
+            <MenuItem value="MDY">Month first (12/31/2025)</MenuItem>
+            <MenuItem value="DMY">Day first (31/12/2025)</MenuItem>
           </Select>
         </FormControl>
         <Stack direction="row" spacing={2}>
