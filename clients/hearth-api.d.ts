@@ -20026,7 +20026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller may not do this (role, visibility or ownership) */
+            /** @description An Agent may move people only into ponds they belong to */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20339,7 +20339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller may not do this (role, visibility or ownership) */
+            /** @description An Agent may move people only into ponds they belong to */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -18,7 +18,7 @@ import {
   ParticipantBody,
   ParticipantParams,
 } from './inboxApps.schemas.js';
-import { Conversation, InboxApp, InboxMessage, Participant } from './inboxApps.responses.js';
+import { Conversation, InboxApp, InboxMessage, Participant } from './inboxAppResponses.schemas.js';
 import {
   appsQuery,
   conversationOf,

@@ -5,7 +5,7 @@ import { notFound } from '../http/errors.js';
 import { IdParams, responses, toBool } from '../http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
 import { ArchiveBody, ReplyBody, TimelineQuery } from './inboxApps.schemas.js';
-import { Conversation, InboxMessage } from './inboxApps.responses.js';
+import { Conversation, InboxMessage } from './inboxAppResponses.schemas.js';
 import {
   type ConversationRow,
   conversationsFor,

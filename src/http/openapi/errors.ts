@@ -41,7 +41,10 @@ export function routeFacts(route: RouteOptions, method: string): RouteFacts {
 }
 
 /** Statuses a route's services answer that its declaration and handler do not show. */
+const POND_MOVE = 'An Agent may move people only into ponds they belong to';
 const EXTRA: Record<string, Record<number, string>> = {
+  'POST /v1/people': { 403: POND_MOVE },
+  'PUT /v1/people/:id': { 403: POND_MOVE },
   'POST /auth/login': {
     401: 'Wrong email or password',
     429: 'Too many failed sign-ins for this address; see Retry-After',
