@@ -18,7 +18,7 @@ import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/materia
 import AddIcon from '@mui/icons-material/Add';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
-import { FormDialog, useApiAction } from './kit';
+import { FormDialog, RowActions, useApiAction } from './kit';
 
 interface Step {
   id?: number;
@@ -306,23 +306,11 @@ export function ActionPlansScreen() {
               align="right"
               disableSort
               render={(record: RaRecord) => (
-                <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                  <Button
-                    size="small"
-                    aria-label={`Edit action plan ${record.name}`}
-                    onClick={() => setEditing(record as ActionPlan)}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    aria-label={`Delete action plan ${record.name}`}
-                    onClick={() => setDeleting(record as ActionPlan)}
-                  >
-                    Delete
-                  </Button>
-                </Stack>
+                <RowActions
+                  label={`action plan ${record.name}`}
+                  onEdit={() => setEditing(record as ActionPlan)}
+                  onDelete={() => setDeleting(record as ActionPlan)}
+                />
               )}
             />
           </DataTable>

@@ -17,7 +17,7 @@ import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/materia
 import AddIcon from '@mui/icons-material/Add';
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
-import { FormDialog, useApiAction, usePhone } from './kit';
+import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
 
 export interface Group {
   id: number;
@@ -239,23 +239,11 @@ export function GroupsSection() {
               align="right"
               disableSort
               render={(record: RaRecord) => (
-                <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                  <Button
-                    size="small"
-                    aria-label={`Edit group ${record.name}`}
-                    onClick={() => setEditing(record as Group)}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    aria-label={`Delete group ${record.name}`}
-                    onClick={() => setDeleting(record as Group)}
-                  >
-                    Delete
-                  </Button>
-                </Stack>
+                <RowActions
+                  label={`group ${record.name}`}
+                  onEdit={() => setEditing(record as Group)}
+                  onDelete={() => setDeleting(record as Group)}
+                />
               )}
             />
           </DataTable>

@@ -15,7 +15,7 @@ import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/materia
 import AddIcon from '@mui/icons-material/Add';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
-import { FormDialog, useApiAction, usePhone } from './kit';
+import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
 import { GroupsSection, useRoutingChoices } from './GroupsSection';
 
 interface LeadFlow {
@@ -216,23 +216,11 @@ function LeadFlowsSection() {
               align="right"
               disableSort
               render={(record: RaRecord) => (
-                <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                  <Button
-                    size="small"
-                    aria-label={`Edit lead flow ${record.source}`}
-                    onClick={() => setEditing(record as LeadFlow)}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    aria-label={`Delete lead flow ${record.source}`}
-                    onClick={() => setDeleting(record as LeadFlow)}
-                  >
-                    Delete
-                  </Button>
-                </Stack>
+                <RowActions
+                  label={`lead flow ${record.source}`}
+                  onEdit={() => setEditing(record as LeadFlow)}
+                  onDelete={() => setDeleting(record as LeadFlow)}
+                />
               )}
             />
           </DataTable>

@@ -7,6 +7,7 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  Stack,
   useMediaQuery,
   type Theme,
 } from '@mui/material';
@@ -114,4 +115,26 @@ export function withoutBlanks<T extends Record<string, unknown>>(values: T): Par
   return Object.fromEntries(
     Object.entries(values).filter(([, v]) => v !== '' && v !== null && v !== undefined),
   ) as Partial<T>;
+}
+
+/** A list row's Edit and Delete buttons, named for the record ("Edit group Buyers"). */
+export function RowActions({
+  label,
+  onEdit,
+  onDelete,
+}: {
+  label: string;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+      <Button size="small" aria-label={`Edit ${label}`} onClick={onEdit}>
+        Edit
+      </Button>
+      <Button size="small" color="error" aria-label={`Delete ${label}`} onClick={onDelete}>
+        Delete
+      </Button>
+    </Stack>
+  );
 }
