@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -79,6 +79,15 @@ describe('SQLite statements', () => {
       assert.equal(result.changes, 1);
       assert.equal(result.lastInsertRowid, 3);
     });
+  });
+
+  it('closes every connection and thread on destroy(), even when no query ran', async () => {
+    const own = mkdtempSync(path.join(dir, 'unused-'));
+    const unused = openDatabase(`sqlite:${path.join(own, 'unused.db')}`);
+    await unused.db.destroy();
+    // The last connection to close removes the WAL and shared-memory files; a reader or
+    // checkpoint thread still open would keep them (and go on writing them).
+    assert.deepEqual(readdirSync(own), ['unused.db']);
   });
 
   describe('query plans made once', () => {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Dialect, Kysely, PostgresDialect } from 'kysely';
 import { GroupCommitSqliteDialect } from './sqlite/group-commit.js';
 import { startCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './sqlite/checkpointer.js';
 import type { DB, DbOrTrx } from './database.js';
@@ -147,14 +147,16 @@ function openByDialect(
       await reader?.close();
       await checkpointer?.stop();
     };
-    const db = new Kysely<DB>({
-      dialect: withIdempotencyClaims(
-        new GroupCommitSqliteDialect(sqlite, withStatementCache(sqlite, onClose), {
+    const statements = withStatementCache(sqlite, onClose);
+    const db = new ClosingKysely(
+      withIdempotencyClaims(
+        new GroupCommitSqliteDialect(sqlite, statements, {
           grouped: options.groupCommit !== false,
         }),
         dialect,
       ),
-    });
+      () => statements.close(),
+    );
     if (reader) {
       readers.set(db, reader);
       let heavy: Kysely<DB> | null = null;
@@ -178,4 +180,23 @@ function openByDialect(
   });
   pools.set(db, pool);
   return { db, dialect };
+}
+
+/**
+ * Kysely skips its driver's destroy() when no query has run yet; the connections and threads a
+ * SQLite database opens here (reader, checkpointer) must close all the same, or they go on
+ * writing the database's files after destroy() has returned.
+ */
+class ClosingKysely extends Kysely<DB> {
+  readonly #closeAll: () => Promise<void>;
+
+  constructor(dialect: Dialect, closeAll: () => Promise<void>) {
+    super({ dialect });
+    this.#closeAll = closeAll;
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.#closeAll();
+  }
 }

@@ -20,7 +20,7 @@ export interface CachedStatement {
  */
 export interface StatementCache {
   prepare(sql: string): CachedStatement;
-  /** resolves once everything the connection started in the background has stopped */
+  /** resolves once everything the connection started in the background has stopped; closing twice closes once */
   close(): Promise<void>;
 }
 
@@ -78,6 +78,7 @@ export function withStatementCache(
   max = 1000,
 ): StatementCache {
   const cache = new Map<string, ReusableStatement>();
+  let closed: Promise<void> | null = null;
   return {
     prepare(sql: string) {
       let statement = cache.get(sql);
@@ -88,11 +89,14 @@ export function withStatementCache(
       }
       return statement;
     },
-    async close() {
-      const stopped = onClose();
-      cache.clear();
-      sqlite.close();
-      await stopped;
+    close() {
+      closed ??= (async () => {
+        const stopped = onClose();
+        cache.clear();
+        sqlite.close();
+        await stopped;
+      })();
+      return closed;
     },
   };
 }
