@@ -1,26 +1,11 @@
 // Runs every *.test.ts under src/ and test/ with node's test runner (TypeScript through tsx).
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+// Arguments: path parts to keep (all files when none). TEST_EXCLUDE: comma-separated path parts to
+// leave out (CI runs those on databases of their own: scripts/run-isolated-tests.mjs).
 import { spawnSync } from 'node:child_process';
+import { TEST_RUNNER_ARGS, testFiles } from './test-files.mjs';
 
-function find(dir, out = []) {
-  for (const entry of readdirSync(dir)) {
-    if (entry === 'node_modules') continue;
-    const full = path.join(dir, entry);
-    if (statSync(full).isDirectory()) find(full, out);
-    else if (entry.endsWith('.test.ts')) out.push(full);
-  }
-  return out;
-}
-
-const filter = process.argv.slice(2);
-// TEST_EXCLUDE: comma-separated path parts to leave out (CI runs those files on a database of their own).
 const excluded = (process.env.TEST_EXCLUDE ?? '').split(',').filter(Boolean);
-const files = ['src', 'test']
-  .flatMap((dir) => find(dir))
-  .filter((f) => filter.length === 0 || filter.some((needle) => f.includes(needle)))
-  .filter((f) => !excluded.some((needle) => f.includes(needle)))
-  .sort();
+const files = testFiles(process.argv.slice(2), excluded);
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -28,14 +13,7 @@ if (files.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '3';
 const result = spawnSync(
   process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${concurrency}`,
-    '--test-reporter=spec',
-    ...files,
-  ],
+  [...TEST_RUNNER_ARGS, `--test-concurrency=${concurrency}`, ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);
