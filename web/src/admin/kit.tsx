@@ -13,6 +13,15 @@ import {
 } from '@mui/material';
 import type { HttpError } from 'react-admin';
 
+/** A record as a choice in a select: its id and name. */
+export interface Named {
+  id: number;
+  name: string;
+}
+
+/** useGetList's parameters for a whole short list: the API gives at most 100 on a page. */
+export const WHOLE_LIST = { pagination: { page: 1, perPage: 100 } };
+
 /** True on a phone-sized screen: dialogs take the whole screen, lists drop their columns. */
 export function usePhone(): boolean {
   return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -117,18 +126,28 @@ export function withoutBlanks<T extends Record<string, unknown>>(values: T): Par
   ) as Partial<T>;
 }
 
-/** A list row's Edit and Delete buttons, named for the record ("Edit group Buyers"). */
+/**
+ * A list row's Edit and Delete buttons, named for the record ("Edit group Buyers"); `children` are
+ * buttons of the row's own that go first (the row then wraps when narrow).
+ */
 export function RowActions({
   label,
   onEdit,
   onDelete,
+  children,
 }: {
   label: string;
   onEdit: () => void;
   onDelete: () => void;
+  children?: ReactNode;
 }) {
   return (
-    <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+    <Stack
+      direction="row"
+      spacing={0.5}
+      sx={{ justifyContent: 'flex-end', ...(children ? { flexWrap: 'wrap' } : {}) }}
+    >
+      {children}
       <Button size="small" aria-label={`Edit ${label}`} onClick={onEdit}>
         Edit
       </Button>
