@@ -66,6 +66,28 @@ export function useApiAction(resources: string[]) {
 }
 
 /**
+ * Runs a write for a screen that reads the API through react-query (not react-admin's lists): says
+ * `done` when it worked, the API's errorMessage when not, then refreshes the queries under
+ * `queryKey`. Resolves to whether it worked.
+ */
+export function useQueryAction(queryKey: readonly unknown[]) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  return async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
+    let ok = true;
+    try {
+      await action();
+      notify(done, { type: 'info' });
+    } catch (failure) {
+      ok = false;
+      notify((failure as Error).message, { type: 'error' });
+    }
+    await queryClient.invalidateQueries({ queryKey });
+    return ok;
+  };
+}
+
+/**
  * A react-admin form in a dialog (full screen on a phone). `onSubmit` answers whether it worked and
  * the API's field errors, which the form then shows beside the fields.
  */
