@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import {
   ArrayInput,
-  Confirm,
   DataTable,
   FormDataConsumer,
-  ListBase,
   NumberInput,
   SelectInput,
   SimpleFormIterator,
@@ -14,11 +12,14 @@ import {
   useSimpleFormIterator,
   type RaRecord,
 } from 'react-admin';
-import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
-import { FormDialog, RowActions, useApiAction } from './kit';
+import { ConfirmDelete } from './ConfirmDelete';
+import { FormDialog, RowActions, WHOLE_LIST, useApiAction } from './kit';
+import { RecordTable } from './RecordTable';
+import { ScreenIntro } from './ScreenIntro';
 
 interface Step {
   id?: number;
@@ -71,10 +72,8 @@ function stepBody(step: Step) {
 }
 
 function StepRow() {
-  const emailTemplates = useGetList('templates', { pagination: { page: 1, perPage: 100 } });
-  const textTemplates = useGetList('textMessageTemplates', {
-    pagination: { page: 1, perPage: 100 },
-  });
+  const emailTemplates = useGetList('templates', WHOLE_LIST);
+  const textTemplates = useGetList('textMessageTemplates', WHOLE_LIST);
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
@@ -207,7 +206,7 @@ function PlanDialog({ plan, onClose }: { plan: ActionPlan | null; onClose: () =>
 }
 
 function StepsSummary({ plan }: { plan: ActionPlan }) {
-  const templates = useGetList('templates', { pagination: { page: 1, perPage: 100 } });
+  const templates = useGetList('templates', WHOLE_LIST);
   const names = new Map((templates.data ?? []).map((t) => [t.id, t.name as string]));
   if (plan.steps.length === 0)
     return (
@@ -233,107 +232,67 @@ function StepsSummary({ plan }: { plan: ActionPlan }) {
 
 /** Action plans: steps (tasks, emails, texts) that run for a person from the day the plan starts. */
 export function ActionPlansScreen() {
-  const act = useApiAction(['actionPlans']);
   const [editing, setEditing] = useState<ActionPlan | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ActionPlan | null>(null);
   return (
     <>
       <PageHeading>Action plans</PageHeading>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+      <ScreenIntro addLabel="New action plan" onAdd={() => setEditing('new')}>
+        A plan runs its steps for a person from the day it starts: tasks for their agent, emails and
+        texts from templates. Lead flows can start one for every new lead.
+      </ScreenIntro>
+      <RecordTable
+        resource="actionPlans"
+        sort={{ field: 'name', order: 'ASC' }}
+        empty="No action plans yet."
+        actions={(record) => (
+          <RowActions
+            label={`action plan ${record.name}`}
+            onEdit={() => setEditing(record as ActionPlan)}
+            onDelete={() => setDeleting(record as ActionPlan)}
+          />
+        )}
       >
-        <Typography color="text.secondary">
-          A plan runs its steps for a person from the day it starts: tasks for their agent, emails
-          and texts from templates. Lead flows can start one for every new lead.
-        </Typography>
-        <Button
-          variant="contained"
-          startIcon={<AddIcon />}
-          sx={{ flexShrink: 0, alignSelf: { xs: 'flex-start', sm: 'center' } }}
-          onClick={() => setEditing('new')}
-        >
-          New action plan
-        </Button>
-      </Stack>
-      <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-        <ListBase
-          resource="actionPlans"
-          perPage={100}
-          sort={{ field: 'name', order: 'ASC' }}
-          disableSyncWithLocation
-        >
-          <DataTable
-            rowClick={false}
-            bulkActionButtons={false}
-            empty={
-              <Alert severity="info" sx={{ m: 2 }}>
-                No action plans yet.
-              </Alert>
-            }
-          >
-            <DataTable.Col
-              source="name"
-              label="Plan"
-              render={(record: RaRecord) => (
-                <Box>
-                  <Typography sx={{ fontWeight: 600 }}>{record.name}</Typography>
-                  <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
-                    <Chip
-                      size="small"
-                      label={record.status}
-                      color={record.status === 'Active' ? 'success' : 'default'}
-                      variant="outlined"
-                    />
-                    {record.description ? (
-                      <Typography variant="body2" color="text.secondary">
-                        {record.description}
-                      </Typography>
-                    ) : null}
-                  </Stack>
-                </Box>
-              )}
-            />
-            <DataTable.Col
-              source="steps"
-              label="Steps"
-              disableSort
-              render={(record: RaRecord) => <StepsSummary plan={record as ActionPlan} />}
-            />
-            <DataTable.Col
-              label="Actions"
-              align="right"
-              disableSort
-              render={(record: RaRecord) => (
-                <RowActions
-                  label={`action plan ${record.name}`}
-                  onEdit={() => setEditing(record as ActionPlan)}
-                  onDelete={() => setDeleting(record as ActionPlan)}
+        <DataTable.Col
+          source="name"
+          label="Plan"
+          render={(record: RaRecord) => (
+            <Box>
+              <Typography sx={{ fontWeight: 600 }}>{record.name}</Typography>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
+                <Chip
+                  size="small"
+                  label={record.status}
+                  color={record.status === 'Active' ? 'success' : 'default'}
+                  variant="outlined"
                 />
-              )}
-            />
-          </DataTable>
-        </ListBase>
-      </Paper>
+                {record.description ? (
+                  <Typography variant="body2" color="text.secondary">
+                    {record.description}
+                  </Typography>
+                ) : null}
+              </Stack>
+            </Box>
+          )}
+        />
+        <DataTable.Col
+          source="steps"
+          label="Steps"
+          disableSort
+          render={(record: RaRecord) => <StepsSummary plan={record as ActionPlan} />}
+        />
+      </RecordTable>
       {editing ? (
         <PlanDialog plan={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
       {deleting ? (
-        <Confirm
-          isOpen
+        <ConfirmDelete
           title={`Delete action plan ${deleting.name}?`}
           content="People on this plan are taken off it."
-          confirm="Delete"
-          confirmColor="warning"
+          path={`/v1/actionPlans/${deleting.id}`}
+          done={`${deleting.name} deleted`}
+          resources={['actionPlans']}
           onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await act(
-              () => apiFetch(`/v1/actionPlans/${deleting.id}`, { method: 'DELETE' }),
-              `${deleting.name} deleted`,
-            );
-            setDeleting(null);
-          }}
         />
       ) : null}
     </>

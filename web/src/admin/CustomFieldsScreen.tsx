@@ -1,16 +1,12 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNotify } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Button,
   MenuItem,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
   TableRow,
   TextField,
   Typography,
@@ -18,6 +14,8 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
+import { useQueryAction } from './kit';
+import { PlainTable } from './PlainTable';
 
 interface CustomField {
   id: number;
@@ -31,27 +29,13 @@ const TYPES = ['text', 'date', 'number', 'dropdown'];
 
 /** One list of custom fields: people's (/v1/customFields) or deals' (/v1/dealCustomFields). */
 function FieldsSection({ title, path }: { title: string; path: string }) {
-  const queryClient = useQueryClient();
-  const notify = useNotify();
   const key = ['admin', path];
+  const run = useQueryAction(key);
   const [form, setForm] = useState({ label: '', type: 'text', choices: '' });
   const { data: fields = [], error } = useQuery({
     queryKey: key,
     queryFn: () => fetchAll<CustomField>(`${path}?limit=100`),
   });
-
-  async function run(action: () => Promise<unknown>, done: string): Promise<boolean> {
-    let ok = true;
-    try {
-      await action();
-      notify(done, { type: 'info' });
-    } catch (failure) {
-      ok = false;
-      notify((failure as Error).message, { type: 'error' });
-    }
-    await queryClient.invalidateQueries({ queryKey: key });
-    return ok;
-  }
 
   async function add() {
     const body: Record<string, unknown> = { label: form.label.trim(), type: form.type };
@@ -73,41 +57,34 @@ function FieldsSection({ title, path }: { title: string; path: string }) {
         {title}
       </Typography>
       {error ? <Alert severity="error">{(error as Error).message}</Alert> : null}
-      <Table aria-label={title} size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>Label</TableCell>
-            <TableCell>Key</TableCell>
-            <TableCell>Type</TableCell>
-            <TableCell>Choices</TableCell>
-            <TableCell>Actions</TableCell>
+      <PlainTable
+        label={title}
+        size="small"
+        columns={['Label', 'Key', 'Type', 'Choices', 'Actions']}
+      >
+        {fields.map((field) => (
+          <TableRow key={field.id}>
+            <TableCell>{field.label}</TableCell>
+            <TableCell>{field.name}</TableCell>
+            <TableCell>{field.type}</TableCell>
+            <TableCell>{field.choices.join(', ')}</TableCell>
+            <TableCell>
+              <Button
+                color="error"
+                aria-label={`Delete ${field.label}`}
+                onClick={() =>
+                  void run(
+                    () => apiFetch(`${path}/${field.id}`, { method: 'DELETE' }),
+                    `${field.label} deleted`,
+                  )
+                }
+              >
+                Delete
+              </Button>
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {fields.map((field) => (
-            <TableRow key={field.id}>
-              <TableCell>{field.label}</TableCell>
-              <TableCell>{field.name}</TableCell>
-              <TableCell>{field.type}</TableCell>
-              <TableCell>{field.choices.join(', ')}</TableCell>
-              <TableCell>
-                <Button
-                  color="error"
-                  aria-label={`Delete ${field.label}`}
-                  onClick={() =>
-                    void run(
-                      () => apiFetch(`${path}/${field.id}`, { method: 'DELETE' }),
-                      `${field.label} deleted`,
-                    )
-                  }
-                >
-                  Delete
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+        ))}
+      </PlainTable>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
         <TextField
           label={`New ${title.toLowerCase().replace(/s$/, '')} label`}

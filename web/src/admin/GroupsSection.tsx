@@ -2,10 +2,8 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   AutocompleteArrayInput,
-  Confirm,
   DataTable,
   FormDataConsumer,
-  ListBase,
   NumberInput,
   SelectInput,
   TextInput,
@@ -13,11 +11,13 @@ import {
   useGetList,
   type RaRecord,
 } from 'react-admin';
-import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
-import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
+import { ConfirmDelete } from './ConfirmDelete';
+import { FormDialog, RowActions, WHOLE_LIST, useApiAction, usePhone, type Named } from './kit';
+import { ListSection } from './ListSection';
+import { RecordTable } from './RecordTable';
 
 export interface Group {
   id: number;
@@ -30,12 +30,6 @@ export interface Group {
   defaultPondId: number | null;
   users: { id: number; name: string }[];
 }
-interface Named {
-  id: number;
-  name: string;
-}
-
-const ALL = { pagination: { page: 1, perPage: 100 } };
 const DISTRIBUTIONS = [
   { id: 'round-robin', name: 'Round robin: members in turn' },
   { id: 'first-to-claim', name: 'First to claim: offered to all, first one gets it' },
@@ -47,9 +41,9 @@ const TYPES = [
 
 /** The people a group's leads can go to: users, other groups, ponds. */
 export function useRoutingChoices() {
-  const users = useGetList<Named>('users', ALL);
-  const groups = useGetList<Named>('groups', ALL);
-  const ponds = useGetList<Named>('ponds', ALL);
+  const users = useGetList<Named>('users', WHOLE_LIST);
+  const groups = useGetList<Named>('groups', WHOLE_LIST);
+  const ponds = useGetList<Named>('ponds', WHOLE_LIST);
   return { users: users.data ?? [], groups: groups.data ?? [], ponds: ponds.data ?? [] };
 }
 
@@ -178,7 +172,6 @@ function Members({ group }: { group: Group }) {
 /** Groups of users that share new leads, round robin or first to claim. */
 export function GroupsSection() {
   const phone = usePhone();
-  const act = useApiAction(['groups', 'leadFlows']);
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const rotation = useQuery({
@@ -187,88 +180,57 @@ export function GroupsSection() {
   });
   const rotationOf = new Map((rotation.data ?? []).map((r) => [r.id, r]));
   return (
-    <Box component="section" aria-labelledby="groups-heading">
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ mb: 1, alignItems: 'center', justifyContent: 'space-between' }}
+    <ListSection
+      headingId="groups-heading"
+      title="Groups"
+      addLabel="New group"
+      onAdd={() => setEditing('new')}
+    >
+      <RecordTable
+        resource="groups"
+        empty="No groups yet. A group shares new leads among its members."
+        actions={(record) => (
+          <RowActions
+            label={`group ${record.name}`}
+            onEdit={() => setEditing(record as Group)}
+            onDelete={() => setDeleting(record as Group)}
+          />
+        )}
       >
-        <Typography id="groups-heading" variant="h6" component="h2">
-          Groups
-        </Typography>
-        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-          New group
-        </Button>
-      </Stack>
-      <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-        <ListBase resource="groups" perPage={100} disableSyncWithLocation>
-          <DataTable
-            rowClick={false}
-            bulkActionButtons={false}
-            empty={
-              <Alert severity="info" sx={{ m: 2 }}>
-                No groups yet. A group shares new leads among its members.
-              </Alert>
-            }
-          >
-            <DataTable.Col
-              source="name"
-              label="Group"
-              disableSort
-              render={(record: RaRecord) => (
-                <Box>
-                  <Typography sx={{ fontWeight: 600 }}>{record.name}</Typography>
-                  <HowShared
-                    group={record as Group}
-                    rotation={rotationOf.get(record.id as number)}
-                  />
-                  {phone ? <Members group={record as Group} /> : null}
-                </Box>
-              )}
-            />
-            {phone ? null : (
-              <DataTable.Col
-                source="users"
-                label="Members"
-                disableSort
-                render={(record: RaRecord) => <Members group={record as Group} />}
-              />
-            )}
-            <DataTable.Col
-              label="Actions"
-              align="right"
-              disableSort
-              render={(record: RaRecord) => (
-                <RowActions
-                  label={`group ${record.name}`}
-                  onEdit={() => setEditing(record as Group)}
-                  onDelete={() => setDeleting(record as Group)}
-                />
-              )}
-            />
-          </DataTable>
-        </ListBase>
-      </Paper>
+        <DataTable.Col
+          source="name"
+          label="Group"
+          disableSort
+          render={(record: RaRecord) => (
+            <Box>
+              <Typography sx={{ fontWeight: 600 }}>{record.name}</Typography>
+              <HowShared group={record as Group} rotation={rotationOf.get(record.id as number)} />
+              {phone ? <Members group={record as Group} /> : null}
+            </Box>
+          )}
+        />
+        {phone ? null : (
+          <DataTable.Col
+            source="users"
+            label="Members"
+            disableSort
+            render={(record: RaRecord) => <Members group={record as Group} />}
+          />
+        )}
+      </RecordTable>
       {editing ? (
         <GroupDialog group={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
       {deleting ? (
-        <Confirm
-          isOpen
+        <ConfirmDelete
           title={`Delete group ${deleting.name}?`}
           content="Lead flows that send leads to it fall back to the account owner."
-          confirm="Delete"
-          confirmColor="warning"
+          path={`/v1/groups/${deleting.id}`}
+          done={`${deleting.name} deleted`}
+          resources={['groups', 'leadFlows']}
           onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await act(
-              () => apiFetch(`/v1/groups/${deleting.id}`, { method: 'DELETE' }),
-              `${deleting.name} deleted`,
-            );
-            setDeleting(null);
-          }}
         />
       ) : null}
-    </Box>
+    </ListSection>
   );
 }

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import {
-  Confirm,
   DataTable,
   FormDataConsumer,
-  ListBase,
   RadioButtonGroupInput,
   SelectInput,
   TextInput,
@@ -11,11 +9,13 @@ import {
   useGetList,
   type RaRecord,
 } from 'react-admin';
-import { Alert, Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Box, Chip, Stack, Typography } from '@mui/material';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
-import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
+import { ConfirmDelete } from './ConfirmDelete';
+import { FormDialog, RowActions, WHOLE_LIST, useApiAction, usePhone, type Named } from './kit';
+import { ListSection } from './ListSection';
+import { RecordTable } from './RecordTable';
 import { GroupsSection, useRoutingChoices } from './GroupsSection';
 
 interface LeadFlow {
@@ -27,12 +27,6 @@ interface LeadFlow {
   actionPlanId: number | null;
   stageId: number | null;
 }
-interface Named {
-  id: number;
-  name: string;
-}
-
-const ALL = { pagination: { page: 1, perPage: 100 } };
 const STATUSES = [
   { id: 'Active', name: 'Active' },
   { id: 'Archived', name: 'Archived: leads from this source are ignored' },
@@ -45,8 +39,8 @@ const ASSIGNEES = [
 
 function useFlowChoices() {
   const routing = useRoutingChoices();
-  const stages = useGetList<Named>('stages', ALL);
-  const plans = useGetList<Named>('actionPlans', ALL);
+  const stages = useGetList<Named>('stages', WHOLE_LIST);
+  const plans = useGetList<Named>('actionPlans', WHOLE_LIST);
   return { ...routing, stages: stages.data ?? [], plans: plans.data ?? [] };
 }
 
@@ -157,96 +151,67 @@ function Destination({ flow }: { flow: LeadFlow }) {
 
 function LeadFlowsSection() {
   const phone = usePhone();
-  const act = useApiAction(['leadFlows']);
   const [editing, setEditing] = useState<LeadFlow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<LeadFlow | null>(null);
   return (
-    <Box component="section" aria-labelledby="lead-flows-heading">
-      <Stack
-        direction="row"
-        spacing={2}
-        sx={{ mb: 1, alignItems: 'center', justifyContent: 'space-between' }}
+    <ListSection
+      headingId="lead-flows-heading"
+      title="Lead flows"
+      addLabel="New lead flow"
+      onAdd={() => setEditing('new')}
+    >
+      <RecordTable
+        resource="leadFlows"
+        empty="No lead flows yet: new leads go to the account owner."
+        actions={(record) => (
+          <RowActions
+            label={`lead flow ${record.source}`}
+            onEdit={() => setEditing(record as LeadFlow)}
+            onDelete={() => setDeleting(record as LeadFlow)}
+          />
+        )}
       >
-        <Typography id="lead-flows-heading" variant="h6" component="h2">
-          Lead flows
-        </Typography>
-        <Button variant="outlined" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-          New lead flow
-        </Button>
-      </Stack>
-      <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-        <ListBase resource="leadFlows" perPage={100} disableSyncWithLocation>
-          <DataTable
-            rowClick={false}
-            bulkActionButtons={false}
-            empty={
-              <Alert severity="info" sx={{ m: 2 }}>
-                No lead flows yet: new leads go to the account owner.
-              </Alert>
-            }
-          >
-            <DataTable.Col
-              source="source"
-              label="Source"
-              disableSort
-              render={(record: RaRecord) => (
-                <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
-                  <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                    {record.source}
-                  </Typography>
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label={record.status}
-                    color={record.status === 'Active' ? 'success' : 'default'}
-                  />
-                  {phone ? <Destination flow={record as LeadFlow} /> : null}
-                </Stack>
-              )}
-            />
-            {phone ? null : (
-              <DataTable.Col
-                label="New leads go to"
-                disableSort
-                render={(record: RaRecord) => <Destination flow={record as LeadFlow} />}
+        <DataTable.Col
+          source="source"
+          label="Source"
+          disableSort
+          render={(record: RaRecord) => (
+            <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+              <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                {record.source}
+              </Typography>
+              <Chip
+                size="small"
+                variant="outlined"
+                label={record.status}
+                color={record.status === 'Active' ? 'success' : 'default'}
               />
-            )}
-            <DataTable.Col
-              label="Actions"
-              align="right"
-              disableSort
-              render={(record: RaRecord) => (
-                <RowActions
-                  label={`lead flow ${record.source}`}
-                  onEdit={() => setEditing(record as LeadFlow)}
-                  onDelete={() => setDeleting(record as LeadFlow)}
-                />
-              )}
-            />
-          </DataTable>
-        </ListBase>
-      </Paper>
+              {phone ? <Destination flow={record as LeadFlow} /> : null}
+            </Stack>
+          )}
+        />
+        {phone ? null : (
+          <DataTable.Col
+            label="New leads go to"
+            disableSort
+            render={(record: RaRecord) => <Destination flow={record as LeadFlow} />}
+          />
+        )}
+      </RecordTable>
       {editing ? (
         <FlowDialog flow={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
       {deleting ? (
-        <Confirm
-          isOpen
+        <ConfirmDelete
           title={`Delete lead flow ${deleting.source}?`}
           content="Leads from this source then follow the default flow."
-          confirm="Delete"
-          confirmColor="warning"
+          path={`/v1/leadFlows/${deleting.id}`}
+          done={`${deleting.source} deleted`}
+          resources={['leadFlows']}
           onClose={() => setDeleting(null)}
-          onConfirm={async () => {
-            await act(
-              () => apiFetch(`/v1/leadFlows/${deleting.id}`, { method: 'DELETE' }),
-              `${deleting.source} deleted`,
-            );
-            setDeleting(null);
-          }}
         />
       ) : null}
-    </Box>
+    </ListSection>
   );
 }
 

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   ArrayInput,
   BooleanInput,
-  Confirm,
   SimpleFormIterator,
   TextInput,
   required,
@@ -21,13 +20,14 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
+import { ConfirmDelete } from './ConfirmDelete';
 import { FormDialog, useApiAction, withoutBlanks } from './kit';
 import { OrderedList } from './OrderedList';
+import { ScreenIntro } from './ScreenIntro';
 
 interface PipelineStage {
   id: number;
@@ -304,28 +304,24 @@ function EditDialog({ editing, onClose }: { editing: Editing; onClose: () => voi
 }
 
 function DeleteConfirm({ deleting, onClose }: { deleting: Deleting; onClose: () => void }) {
-  const act = useApiAction(['pipelines']);
   const stage = deleting.kind === 'stage' ? deleting.stage : null;
   const name = stage ? stage.name : deleting.pipeline.name;
   return (
-    <Confirm
-      isOpen
+    <ConfirmDelete
       title={stage ? `Delete stage ${name}?` : `Delete pipeline ${name}?`}
       content={
         stage
           ? `Deals must be moved out of ${name} first.`
           : `Its stages go with it. A pipeline that still has deals is kept.`
       }
-      confirm="Delete"
-      confirmColor="warning"
-      onClose={onClose}
-      onConfirm={async () => {
-        const path = stage
+      path={
+        stage
           ? `${pipelinePath(deleting.pipeline)}/stages/${stage.id}`
-          : pipelinePath(deleting.pipeline);
-        await act(() => apiFetch(path, { method: 'DELETE' }), `${name} deleted`);
-        onClose();
-      }}
+          : pipelinePath(deleting.pipeline)
+      }
+      done={`${name} deleted`}
+      resources={['pipelines']}
+      onClose={onClose}
     />
   );
 }
@@ -348,26 +344,13 @@ export function PipelinesScreen() {
   return (
     <>
       <PageHeading>Pipelines</PageHeading>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={2}
-        sx={{ mb: 2, alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+      <ScreenIntro
+        addLabel="New pipeline"
+        onAdd={readOnly ? undefined : () => setEditing({ kind: 'new-pipeline' })}
       >
-        <Typography color="text.secondary">
-          Each pipeline is a board of deals. Drag a stage onto another to put it in that place, or
-          use the arrows.
-        </Typography>
-        {readOnly ? null : (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            sx={{ flexShrink: 0, alignSelf: { xs: 'flex-start', sm: 'center' } }}
-            onClick={() => setEditing({ kind: 'new-pipeline' })}
-          >
-            New pipeline
-          </Button>
-        )}
-      </Stack>
+        Each pipeline is a board of deals. Drag a stage onto another to put it in that place, or use
+        the arrows.
+      </ScreenIntro>
       {readOnly ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           Only the account&apos;s Owner changes pipelines.

@@ -1,6 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNotify } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Box,
@@ -16,6 +15,7 @@ import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
+import { useQueryAction } from './kit';
 
 interface Stage {
   id: number;
@@ -32,8 +32,7 @@ const STAGES_KEY = ['admin', 'stages'];
  * Move up / Move down do the same from the keyboard.
  */
 export function StagesScreen() {
-  const queryClient = useQueryClient();
-  const notify = useNotify();
+  const run = useQueryAction(STAGES_KEY);
   const [dragged, setDragged] = useState<number | null>(null);
   const [newName, setNewName] = useState('');
   const {
@@ -44,16 +43,6 @@ export function StagesScreen() {
     queryKey: STAGES_KEY,
     queryFn: () => fetchAll<Stage>('/v1/stages?limit=100&sort=orderWeight'),
   });
-
-  async function run(action: () => Promise<unknown>, done: string) {
-    try {
-      await action();
-      notify(done, { type: 'info' });
-    } catch (failure) {
-      notify((failure as Error).message, { type: 'error' });
-    }
-    await queryClient.invalidateQueries({ queryKey: STAGES_KEY });
-  }
 
   const moveTo = (stage: Stage, target: Stage) =>
     run(

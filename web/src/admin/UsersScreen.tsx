@@ -1,21 +1,14 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNotify, usePermissions } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import { usePermissions } from 'react-admin';
 import {
   Alert,
   Box,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   MenuItem,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
   TableRow,
   TextField,
   Typography,
@@ -23,6 +16,9 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
+import { ConfirmDialog } from './ConfirmDialog';
+import { useQueryAction } from './kit';
+import { PlainTable } from './PlainTable';
 
 interface User {
   id: number;
@@ -43,23 +39,8 @@ interface Invite {
 const ROLES = ['Owner', 'Admin', 'Agent', 'Lender'];
 const USERS_KEY = ['admin', 'users'];
 const INVITES_KEY = ['admin', 'invites'];
-
-function useAction() {
-  const queryClient = useQueryClient();
-  const notify = useNotify();
-  return async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
-    let ok = true;
-    try {
-      await action();
-      notify(done, { type: 'info' });
-    } catch (failure) {
-      ok = false;
-      notify((failure as Error).message, { type: 'error' });
-    }
-    await queryClient.invalidateQueries({ queryKey: ['admin'] });
-    return ok;
-  };
-}
+/** Everything the users screen reads, refreshed after each change. */
+const ADMIN_KEY = ['admin'];
 
 function DeactivateDialog({
   user,
@@ -70,108 +51,91 @@ function DeactivateDialog({
   users: User[];
   onClose: () => void;
 }) {
-  const act = useAction();
+  const act = useQueryAction(ADMIN_KEY);
   const heirs = users.filter((u) => u.id !== user.id);
   const [assignTo, setAssignTo] = useState<number | ''>(heirs[0]?.id ?? '');
   return (
-    <Dialog open onClose={onClose} aria-labelledby="deactivate-title">
-      <DialogTitle id="deactivate-title">Deactivate {user.name}</DialogTitle>
-      <DialogContent>
-        <Typography sx={{ mb: 2 }}>
-          Their sessions, API key and application tokens stop working. Their people go to:
-        </Typography>
-        <TextField
-          select
-          fullWidth
-          label="Hand their people to"
-          value={assignTo}
-          onChange={(event) => setAssignTo(Number(event.target.value))}
-        >
-          {heirs.map((u) => (
-            <MenuItem key={u.id} value={u.id}>
-              {u.name} ({u.role})
-            </MenuItem>
-          ))}
-        </TextField>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          color="error"
-          variant="contained"
-          disabled={assignTo === ''}
-          onClick={async () => {
-            const path = `/v1/users/${user.id}?assignTo=${assignTo}`;
-            if (await act(() => apiFetch(path, { method: 'DELETE' }), `${user.name} deactivated`))
-              onClose();
-          }}
-        >
-          Deactivate
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConfirmDialog
+      titleId="deactivate-title"
+      title={`Deactivate ${user.name}`}
+      confirm="Deactivate"
+      disabled={assignTo === ''}
+      onClose={onClose}
+      onConfirm={async () => {
+        const path = `/v1/users/${user.id}?assignTo=${assignTo}`;
+        if (await act(() => apiFetch(path, { method: 'DELETE' }), `${user.name} deactivated`))
+          onClose();
+      }}
+    >
+      <Typography sx={{ mb: 2 }}>
+        Their sessions, API key and application tokens stop working. Their people go to:
+      </Typography>
+      <TextField
+        select
+        fullWidth
+        label="Hand their people to"
+        value={assignTo}
+        onChange={(event) => setAssignTo(Number(event.target.value))}
+      >
+        {heirs.map((u) => (
+          <MenuItem key={u.id} value={u.id}>
+            {u.name} ({u.role})
+          </MenuItem>
+        ))}
+      </TextField>
+    </ConfirmDialog>
   );
 }
 
 function UsersTable({ users }: { users: User[] }) {
-  const act = useAction();
+  const act = useQueryAction(ADMIN_KEY);
   const { permissions } = usePermissions();
   const [leaving, setLeaving] = useState<User | null>(null);
   const roles = permissions === 'Owner' ? ROLES : ROLES.filter((r) => r !== 'Owner');
   return (
     <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Table aria-label="Users">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell>Email</TableCell>
-            <TableCell>Role</TableCell>
-            <TableCell>Actions</TableCell>
+      <PlainTable label="Users" columns={['Name', 'Email', 'Role', 'Actions']}>
+        {users.map((user) => (
+          <TableRow key={user.id}>
+            <TableCell>{user.name}</TableCell>
+            <TableCell>{user.email}</TableCell>
+            <TableCell>
+              <TextField
+                select
+                size="small"
+                label={`Role of ${user.name}`}
+                value={user.role}
+                disabled={user.role === 'Owner' && permissions !== 'Owner'}
+                onChange={(event) =>
+                  void act(
+                    () =>
+                      apiFetch(`/v1/users/${user.id}`, {
+                        method: 'PUT',
+                        body: { role: event.target.value },
+                      }),
+                    `${user.name} is now ${event.target.value}`,
+                  )
+                }
+              >
+                {(roles.includes(user.role) ? roles : [user.role, ...roles]).map((role) => (
+                  <MenuItem key={role} value={role}>
+                    {role}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </TableCell>
+            <TableCell>
+              <Button
+                color="error"
+                aria-label={`Deactivate ${user.name}`}
+                onClick={() => setLeaving(user)}
+              >
+                Deactivate
+              </Button>
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {users.map((user) => (
-            <TableRow key={user.id}>
-              <TableCell>{user.name}</TableCell>
-              <TableCell>{user.email}</TableCell>
-              <TableCell>
-                <TextField
-                  select
-                  size="small"
-                  label={`Role of ${user.name}`}
-                  value={user.role}
-                  disabled={user.role === 'Owner' && permissions !== 'Owner'}
-                  onChange={(event) =>
-                    void act(
-                      () =>
-                        apiFetch(`/v1/users/${user.id}`, {
-                          method: 'PUT',
-                          body: { role: event.target.value },
-                        }),
-                      `${user.name} is now ${event.target.value}`,
-                    )
-                  }
-                >
-                  {(roles.includes(user.role) ? roles : [user.role, ...roles]).map((role) => (
-                    <MenuItem key={role} value={role}>
-                      {role}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              </TableCell>
-              <TableCell>
-                <Button
-                  color="error"
-                  aria-label={`Deactivate ${user.name}`}
-                  onClick={() => setLeaving(user)}
-                >
-                  Deactivate
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+        ))}
+      </PlainTable>
       {leaving ? (
         <DeactivateDialog user={leaving} users={users} onClose={() => setLeaving(null)} />
       ) : null}
@@ -180,7 +144,7 @@ function UsersTable({ users }: { users: User[] }) {
 }
 
 function InviteForm() {
-  const act = useAction();
+  const act = useQueryAction(ADMIN_KEY);
   const { permissions } = usePermissions();
   const [form, setForm] = useState({ email: '', name: '', role: 'Agent' });
   const [sent, setSent] = useState<Invite | null>(null);
@@ -256,45 +220,34 @@ function InviteForm() {
 }
 
 function PendingInvites({ invites }: { invites: Invite[] }) {
-  const act = useAction();
+  const act = useQueryAction(ADMIN_KEY);
   if (invites.length === 0)
     return <Typography color="text.secondary">No pending invites.</Typography>;
   return (
     <Paper variant="outlined">
-      <Table aria-label="Pending invites">
-        <TableHead>
-          <TableRow>
-            <TableCell>Name</TableCell>
-            <TableCell>Email</TableCell>
-            <TableCell>Role</TableCell>
-            <TableCell>Expires</TableCell>
-            <TableCell>Actions</TableCell>
+      <PlainTable label="Pending invites" columns={['Name', 'Email', 'Role', 'Expires', 'Actions']}>
+        {invites.map((invite) => (
+          <TableRow key={invite.id}>
+            <TableCell>{invite.name}</TableCell>
+            <TableCell>{invite.email}</TableCell>
+            <TableCell>{invite.role}</TableCell>
+            <TableCell>{new Date(invite.expiresAt).toLocaleDateString()}</TableCell>
+            <TableCell>
+              <Button
+                aria-label={`Withdraw the invite for ${invite.email}`}
+                onClick={() =>
+                  void act(
+                    () => apiFetch(`/v1/invites/${invite.id}`, { method: 'DELETE' }),
+                    `Invite for ${invite.email} withdrawn`,
+                  )
+                }
+              >
+                Withdraw
+              </Button>
+            </TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {invites.map((invite) => (
-            <TableRow key={invite.id}>
-              <TableCell>{invite.name}</TableCell>
-              <TableCell>{invite.email}</TableCell>
-              <TableCell>{invite.role}</TableCell>
-              <TableCell>{new Date(invite.expiresAt).toLocaleDateString()}</TableCell>
-              <TableCell>
-                <Button
-                  aria-label={`Withdraw the invite for ${invite.email}`}
-                  onClick={() =>
-                    void act(
-                      () => apiFetch(`/v1/invites/${invite.id}`, { method: 'DELETE' }),
-                      `Invite for ${invite.email} withdrawn`,
-                    )
-                  }
-                >
-                  Withdraw
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+        ))}
+      </PlainTable>
     </Paper>
   );
 }

@@ -10,10 +10,7 @@ import {
   DialogTitle,
   MenuItem,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
   TableRow,
   TextField,
   Typography,
@@ -21,7 +18,9 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchPage } from '../api/lists';
 import { EVENT_NAMES } from '../../../src/webhooks/event-names';
+import { ConfirmDialog } from './ConfirmDialog';
 import { usePhone, useApiAction } from './kit';
+import { PlainTable } from './PlainTable';
 
 export interface Webhook {
   id: number;
@@ -161,32 +160,25 @@ export function DeleteWebhookDialog({
 }) {
   const act = useApiAction([WEBHOOKS_KEY, 'admin']);
   return (
-    <Dialog open onClose={onClose} aria-labelledby="webhook-delete-title">
-      <DialogTitle id="webhook-delete-title">Delete webhook {webhook.id}?</DialogTitle>
-      <DialogContent>
-        <Typography sx={{ overflowWrap: 'anywhere' }}>
-          {webhook.event} will no longer be sent to {webhook.url}.
-        </Typography>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button
-          color="error"
-          variant="contained"
-          onClick={async () => {
-            const path = `/v1/webhooks/${webhook.id}`;
-            const headers = { 'X-System': system };
-            const outcome = await act(
-              () => apiFetch(path, { method: 'DELETE', headers }),
-              `Webhook ${webhook.id} deleted`,
-            );
-            if (outcome.ok) onClose();
-          }}
-        >
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConfirmDialog
+      titleId="webhook-delete-title"
+      title={`Delete webhook ${webhook.id}?`}
+      confirm="Delete"
+      onClose={onClose}
+      onConfirm={async () => {
+        const path = `/v1/webhooks/${webhook.id}`;
+        const headers = { 'X-System': system };
+        const outcome = await act(
+          () => apiFetch(path, { method: 'DELETE', headers }),
+          `Webhook ${webhook.id} deleted`,
+        );
+        if (outcome.ok) onClose();
+      }}
+    >
+      <Typography sx={{ overflowWrap: 'anywhere' }}>
+        {webhook.event} will no longer be sent to {webhook.url}.
+      </Typography>
+    </ConfirmDialog>
   );
 }
 
@@ -237,45 +229,44 @@ export function AttemptsDialog({
           <Alert severity="info">Nothing has been sent to this webhook yet.</Alert>
         ) : null}
         {data?.items.length ? (
-          <Table size="small" aria-label="Delivery attempts">
-            <TableHead>
-              <TableRow>
-                <TableCell>When</TableCell>
-                {phone ? null : <TableCell>Try</TableCell>}
-                <TableCell>Result</TableCell>
-                {phone ? null : <TableCell align="right">Time</TableCell>}
-                <TableCell>Actions</TableCell>
+          <PlainTable
+            label="Delivery attempts"
+            size="small"
+            columns={[
+              'When',
+              !phone && 'Try',
+              'Result',
+              !phone && { label: 'Time', align: 'right' },
+              'Actions',
+            ]}
+          >
+            {data.items.map((attempt) => (
+              <TableRow key={attempt.id}>
+                <TableCell>{new Date(attempt.created).toLocaleString()}</TableCell>
+                {phone ? null : <TableCell>{attempt.attempt}</TableCell>}
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                  <Chip
+                    size="small"
+                    color={attempt.success ? 'success' : 'error'}
+                    variant="outlined"
+                    label={attempt.success ? 'Delivered' : 'Failed'}
+                    sx={{ mr: 1 }}
+                  />
+                  {result(attempt)}
+                </TableCell>
+                {phone ? null : <TableCell align="right">{attempt.latencyMs} ms</TableCell>}
+                <TableCell>
+                  <Button
+                    size="small"
+                    aria-label={`Redeliver event ${attempt.eventId}`}
+                    onClick={() => void redeliver(attempt)}
+                  >
+                    Redeliver
+                  </Button>
+                </TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.items.map((attempt) => (
-                <TableRow key={attempt.id}>
-                  <TableCell>{new Date(attempt.created).toLocaleString()}</TableCell>
-                  {phone ? null : <TableCell>{attempt.attempt}</TableCell>}
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                    <Chip
-                      size="small"
-                      color={attempt.success ? 'success' : 'error'}
-                      variant="outlined"
-                      label={attempt.success ? 'Delivered' : 'Failed'}
-                      sx={{ mr: 1 }}
-                    />
-                    {result(attempt)}
-                  </TableCell>
-                  {phone ? null : <TableCell align="right">{attempt.latencyMs} ms</TableCell>}
-                  <TableCell>
-                    <Button
-                      size="small"
-                      aria-label={`Redeliver event ${attempt.eventId}`}
-                      onClick={() => void redeliver(attempt)}
-                    >
-                      Redeliver
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </PlainTable>
         ) : null}
       </DialogContent>
       <DialogActions>

@@ -9,10 +9,7 @@ import {
   MenuItem,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableHead,
   TableRow,
   TextField,
   Typography,
@@ -21,6 +18,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
 import { usePhone } from './kit';
+import { PlainTable } from './PlainTable';
 import { useSystems } from './SystemsScreen';
 import {
   AttemptsDialog,
@@ -42,71 +40,64 @@ function WebhooksTable({
   const phone = usePhone();
   return (
     <Paper variant="outlined">
-      <Table aria-label="Webhooks">
-        <TableHead>
-          <TableRow>
-            <TableCell>Event</TableCell>
-            {phone ? null : <TableCell>Callback URL</TableCell>}
-            <TableCell>Status</TableCell>
-            <TableCell>Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {webhooks.map((hook) => (
-            <TableRow key={hook.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                <Typography sx={{ fontWeight: 600 }} variant="body2">
-                  {hook.event}
-                </Typography>
-                {phone ? (
-                  <Typography variant="caption" color="text.secondary">
-                    {hook.url}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              {phone ? null : (
-                <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
+      <PlainTable
+        label="Webhooks"
+        columns={['Event', !phone && 'Callback URL', 'Status', 'Actions']}
+      >
+        {webhooks.map((hook) => (
+          <TableRow key={hook.id}>
+            <TableCell sx={{ overflowWrap: 'anywhere' }}>
+              <Typography sx={{ fontWeight: 600 }} variant="body2">
+                {hook.event}
+              </Typography>
+              {phone ? (
+                <Typography variant="caption" color="text.secondary">
                   {hook.url}
-                </TableCell>
-              )}
-              <TableCell>
-                <Chip
+                </Typography>
+              ) : null}
+            </TableCell>
+            {phone ? null : (
+              <TableCell sx={{ overflowWrap: 'anywhere', fontFamily: 'monospace' }}>
+                {hook.url}
+              </TableCell>
+            )}
+            <TableCell>
+              <Chip
+                size="small"
+                label={hook.status}
+                color={hook.status === 'Active' ? 'success' : 'default'}
+                variant="outlined"
+              />
+            </TableCell>
+            <TableCell>
+              <Stack direction={{ xs: 'column', md: 'row' }} spacing={0.5}>
+                <Button
                   size="small"
-                  label={hook.status}
-                  color={hook.status === 'Active' ? 'success' : 'default'}
-                  variant="outlined"
-                />
-              </TableCell>
-              <TableCell>
-                <Stack direction={{ xs: 'column', md: 'row' }} spacing={0.5}>
-                  <Button
-                    size="small"
-                    aria-label={`Attempts of webhook ${hook.id}`}
-                    onClick={() => onOpen({ kind: 'attempts', webhook: hook })}
-                  >
-                    Attempts
-                  </Button>
-                  <Button
-                    size="small"
-                    aria-label={`Edit webhook ${hook.id}`}
-                    onClick={() => onOpen({ kind: 'edit', webhook: hook })}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    aria-label={`Delete webhook ${hook.id}`}
-                    onClick={() => onOpen({ kind: 'delete', webhook: hook })}
-                  >
-                    Delete
-                  </Button>
-                </Stack>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+                  aria-label={`Attempts of webhook ${hook.id}`}
+                  onClick={() => onOpen({ kind: 'attempts', webhook: hook })}
+                >
+                  Attempts
+                </Button>
+                <Button
+                  size="small"
+                  aria-label={`Edit webhook ${hook.id}`}
+                  onClick={() => onOpen({ kind: 'edit', webhook: hook })}
+                >
+                  Edit
+                </Button>
+                <Button
+                  size="small"
+                  color="error"
+                  aria-label={`Delete webhook ${hook.id}`}
+                  onClick={() => onOpen({ kind: 'delete', webhook: hook })}
+                >
+                  Delete
+                </Button>
+              </Stack>
+            </TableCell>
+          </TableRow>
+        ))}
+      </PlainTable>
     </Paper>
   );
 }

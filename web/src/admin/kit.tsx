@@ -13,6 +13,15 @@ import {
 } from '@mui/material';
 import type { HttpError } from 'react-admin';
 
+/** A record as a choice in a select: its id and name. */
+export interface Named {
+  id: number;
+  name: string;
+}
+
+/** useGetList's parameters for a whole short list: the API gives at most 100 on a page. */
+export const WHOLE_LIST = { pagination: { page: 1, perPage: 100 } };
+
 /** True on a phone-sized screen: dialogs take the whole screen, lists drop their columns. */
 export function usePhone(): boolean {
   return useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -53,6 +62,28 @@ export function useApiAction(resources: string[]) {
       resources.map((resource) => queryClient.invalidateQueries({ queryKey: [resource] })),
     );
     return outcome;
+  };
+}
+
+/**
+ * Runs a write for a screen that reads the API through react-query (not react-admin's lists): says
+ * `done` when it worked, the API's errorMessage when not, then refreshes the queries under
+ * `queryKey`. Resolves to whether it worked.
+ */
+export function useQueryAction(queryKey: readonly unknown[]) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  return async (action: () => Promise<unknown>, done: string): Promise<boolean> => {
+    let ok = true;
+    try {
+      await action();
+      notify(done, { type: 'info' });
+    } catch (failure) {
+      ok = false;
+      notify((failure as Error).message, { type: 'error' });
+    }
+    await queryClient.invalidateQueries({ queryKey });
+    return ok;
   };
 }
 
@@ -117,18 +148,28 @@ export function withoutBlanks<T extends Record<string, unknown>>(values: T): Par
   ) as Partial<T>;
 }
 
-/** A list row's Edit and Delete buttons, named for the record ("Edit group Buyers"). */
+/**
+ * A list row's Edit and Delete buttons, named for the record ("Edit group Buyers"); `children` are
+ * buttons of the row's own that go first (the row then wraps when narrow).
+ */
 export function RowActions({
   label,
   onEdit,
   onDelete,
+  children,
 }: {
   label: string;
   onEdit: () => void;
   onDelete: () => void;
+  children?: ReactNode;
 }) {
   return (
-    <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+    <Stack
+      direction="row"
+      spacing={0.5}
+      sx={{ justifyContent: 'flex-end', ...(children ? { flexWrap: 'wrap' } : {}) }}
+    >
+      {children}
       <Button size="small" aria-label={`Edit ${label}`} onClick={onEdit}>
         Edit
       </Button>
