@@ -61,3 +61,11 @@ export function registerGates(app: FastifyInstance): void {
 export function mayManageRoles(caller: AuthUser, ...roles: (UserRole | undefined)[]): boolean {
   return caller.role === 'Owner' || !roles.includes('Owner');
 }
+
+/**
+ * An account must keep an Owner: does changing a user from `role` to `newRole`, or deactivating
+ * them (no `newRole`), take an Owner away? Then another active Owner has to remain.
+ */
+export function takesAwayAnOwner(role: UserRole, newRole?: UserRole): boolean {
+  return role === 'Owner' && newRole !== 'Owner';
+}

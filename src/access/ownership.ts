@@ -58,3 +58,11 @@ export function ownUnlessAdmin<T extends keyof DB>(
 export function mayAssignAgent(auth: AuthUser, userId: number | null): boolean {
   return auth.role !== 'Agent' || userId === null || userId === auth.userId;
 }
+
+/**
+ * When a user is deactivated, the people they were lender of go to the user taking over as their
+ * lender only if that heir is a Lender; otherwise those people are left without a lender.
+ */
+export function takesOverAsLender(heir: Pick<AuthUser, 'role'>): boolean {
+  return heir.role === 'Lender';
+}

@@ -1,10 +1,10 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { BackgroundJob } from '../jobs/types.js';
+import { hourlyPurgeJob } from '../jobs/purge-job.js';
 import { deleteExpiredSessions } from './sessions.js';
 import { iso } from './links.js';
 
-const PURGE_EVERY_MS = 3600_000;
 /** Spent or expired links and invites are kept a week for support questions, then dropped. */
 const KEEP_SPENT_MS = 7 * 86400_000;
 
@@ -26,25 +26,9 @@ export async function purgeAuthLeftovers(db: Db, now: number): Promise<void> {
 
 /** Hourly: keeps the session and link tables to what can still be used. */
 export function authPurgeJob(ctx: AppContext): BackgroundJob {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running = purgeAuthLeftovers(ctx.db, ctx.clock.now())
-      .catch((err) => ctx.log.warn({ err }, 'session purge failed; retrying next hour'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  return {
+  return hourlyPurgeJob(ctx, {
     name: 'auth-purge',
-    start() {
-      timer = setInterval(run, PURGE_EVERY_MS);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+    purge: purgeAuthLeftovers,
+    failure: 'session purge failed; retrying next hour',
+  });
 }

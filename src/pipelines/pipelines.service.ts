@@ -3,7 +3,7 @@ import type { Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { emit } from '../webhooks/outbox.js';
-import { lockRow, movedIds, placeByWeight, type Weighted } from '../stages/weights.js';
+import { applyMovedWeights, lockRow, placeByWeight, type Weighted } from '../stages/weights.js';
 import type { PipelineCreateBody, PipelineUpdateBody } from './pipelines.schemas.js';
 import { findPipeline, liveDealCount, stagesOf } from './pipelines.repo.js';
 import { transactional } from '../db/transactional.js';
@@ -25,29 +25,6 @@ async function pipelineSiblings(trx: Trx, accountId: number): Promise<Weighted[]
     .where('account_id', '=', accountId)
     .execute();
   return rows.map((r) => ({ id: r.id, weight: r.order_weight }));
-}
-
-/** Renumbers the other pipelines after `targetId` was placed and fires pipelineUpdated for each that moved. */
-async function applyPipelineWeights(
-  trx: Trx,
-  accountId: number,
-  before: Weighted[],
-  weights: Map<number, number>,
-  targetId: number,
-  at: string,
-) {
-  const moved = movedIds(before, weights, targetId).sort(
-    (a, b) => weights.get(a)! - weights.get(b)!,
-  );
-  for (const id of moved) {
-    await trx
-      .updateTable('pipelines')
-      .set({ order_weight: weights.get(id)!, updated_at: at })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .execute();
-  }
-  for (const id of moved) await emit(trx, accountId, 'pipelineUpdated', [id]);
 }
 
 async function createPipelineIn(
@@ -79,7 +56,7 @@ async function createPipelineIn(
     .returning('id')
     .executeTakeFirstOrThrow();
   await emit(trx, accountId, 'pipelineCreated', [id]);
-  await applyPipelineWeights(trx, accountId, before, weights, 0, at);
+  await applyMovedWeights(trx, 'pipelines', accountId, before, weights, 0, at);
   await applyStages(trx, accountId, id, stages, at);
   return id;
 }
@@ -115,7 +92,7 @@ async function updatePipelineIn(
       .execute();
     await emit(trx, accountId, 'pipelineUpdated', [id]);
   }
-  if (weights) await applyPipelineWeights(trx, accountId, before, weights, id, at);
+  if (weights) await applyMovedWeights(trx, 'pipelines', accountId, before, weights, id, at);
   if (input.stages) await applyStages(trx, accountId, id, input.stages, at);
 }
 

@@ -2,7 +2,7 @@ import type { Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
 import { emit } from '../webhooks/outbox.js';
-import { lockRow, movedIds, placeByWeight, type Weighted } from './weights.js';
+import { applyMovedWeights, lockRow, placeByWeight, type Weighted } from './weights.js';
 import { transactional } from '../db/transactional.js';
 
 /** People moved by a stage deletion are announced in batches of this many ids (interface rule 9). */
@@ -42,29 +42,6 @@ async function assertNameFree(
   if (await query.executeTakeFirst()) throw conflict(`A stage named '${name}' already exists`);
 }
 
-/** Writes the renumbered weights of the other stages and fires stageUpdated for each that moved. */
-async function applyWeights(
-  trx: Trx,
-  accountId: number,
-  before: Weighted[],
-  weights: Map<number, number>,
-  targetId: number,
-  at: string,
-) {
-  const moved = movedIds(before, weights, targetId).sort(
-    (a, b) => weights.get(a)! - weights.get(b)!,
-  );
-  for (const id of moved) {
-    await trx
-      .updateTable('stages')
-      .set({ order_weight: weights.get(id)!, updated_at: at })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .execute();
-  }
-  for (const id of moved) await emit(trx, accountId, 'stageUpdated', [id]);
-}
-
 async function createStageIn(
   trx: Trx,
   dialect: DialectName,
@@ -91,7 +68,7 @@ async function createStageIn(
     .returning('id')
     .executeTakeFirstOrThrow();
   await emit(trx, accountId, 'stageCreated', [id]);
-  await applyWeights(trx, accountId, before, weights, 0, at);
+  await applyMovedWeights(trx, 'stages', accountId, before, weights, 0, at);
   return id;
 }
 
@@ -130,7 +107,7 @@ async function updateStageIn(
       .execute();
     await emit(trx, accountId, 'stageUpdated', [id]);
   }
-  if (weights) await applyWeights(trx, accountId, before, weights, id, at);
+  if (weights) await applyMovedWeights(trx, 'stages', accountId, before, weights, id, at);
 }
 
 /**

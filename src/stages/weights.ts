@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
+import { emit } from '../webhooks/outbox.js';
 
 /** Weights are renumbered on this step: 10, 20, 30… */
 export const WEIGHT_STEP = 10;
@@ -65,6 +66,40 @@ export function movedIds(
   return before
     .filter((s) => s.id !== except && after.has(s.id) && after.get(s.id) !== s.weight)
     .map((s) => s.id);
+}
+
+/** Account-wide sibling sets whose renumbered members announce themselves with an event. */
+const announcedSiblings = {
+  stages: 'stageUpdated',
+  pipelines: 'pipelineUpdated',
+} as const;
+
+/**
+ * Writes the renumbered weights of the siblings that moved when `targetId` was placed, in their new
+ * order, and fires the table's "updated" event for each. The target's own row and event are the
+ * caller's to write.
+ */
+export async function applyMovedWeights(
+  trx: Trx,
+  table: keyof typeof announcedSiblings,
+  accountId: number,
+  before: Weighted[],
+  weights: Map<number, number>,
+  targetId: number,
+  at: string,
+): Promise<void> {
+  const moved = movedIds(before, weights, targetId).sort(
+    (a, b) => weights.get(a)! - weights.get(b)!,
+  );
+  for (const id of moved) {
+    await trx
+      .updateTable(table)
+      .set({ order_weight: weights.get(id)!, updated_at: at })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
+  }
+  for (const id of moved) await emit(trx, accountId, announcedSiblings[table], [id]);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { mayManageRoles } from '../access/gates.js';
+import { mayManageRoles, takesAwayAnOwner } from '../access/gates.js';
+import { takesOverAsLender } from '../access/ownership.js';
 import type { AppContext } from '../context.js';
 import type { Trx, UsersTable } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
@@ -48,8 +49,7 @@ export async function changeRole(ctx: AppContext, caller: AuthUser, userId: numb
     const user = await activeUser(trx, caller.accountId, userId);
     if (!user) throw notFound(`User ${userId}`);
     assertMayManage(caller, user.role, role);
-    if (user.role === 'Owner' && role !== 'Owner')
-      await assertAnotherOwner(trx, caller.accountId, userId);
+    if (takesAwayAnOwner(user.role, role)) await assertAnotherOwner(trx, caller.accountId, userId);
     await trx
       .updateTable('users')
       .set({ role, updated_at: isoSeconds(ctx.clock.now()) })
@@ -90,7 +90,7 @@ export async function deactivateUser(
       throw badRequest(`assignTo ${assignTo} is not an active user of this account`, [
         { field: 'assignTo', message: 'not an active user of this account' },
       ]);
-    if (user.role === 'Owner') await assertAnotherOwner(trx, caller.accountId, userId);
+    if (takesAwayAnOwner(user.role)) await assertAnotherOwner(trx, caller.accountId, userId);
     const stamp = isoSeconds(now);
     const asAgent = await trx
       .updateTable('people')
@@ -101,7 +101,7 @@ export async function deactivateUser(
       .execute();
     const asLender = await trx
       .updateTable('people')
-      .set({ assigned_lender_id: heir.role === 'Lender' ? assignTo : null, updated_at: stamp })
+      .set({ assigned_lender_id: takesOverAsLender(heir) ? assignTo : null, updated_at: stamp })
       .where('account_id', '=', caller.accountId)
       .where('assigned_lender_id', '=', userId)
       .returning('id')

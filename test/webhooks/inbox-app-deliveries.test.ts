@@ -1,7 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { type TestServer, startServer, unique } from '../helpers.js';
-import { eventually, type Receiver, type Received, startReceiver, testCa } from './receiver.js';
+import { unique } from '../helpers.js';
+import { deliverySuite } from './delivery-suite.js';
+import { eventually, type Received } from './receiver.js';
 // The README's verification sample: what a receiver runs.
 import {
   verifyHearthSignature,
@@ -9,36 +10,16 @@ import {
 } from '../../docs/examples/verify-webhook.mjs';
 
 describe('inbox apps: signed deliveries to the subscription URL', () => {
-  let server: TestServer;
-  const receivers: Receiver[] = [];
-  before(async () => {
-    const ca = await testCa();
-    server = await startServer({
-      worker: true,
-      env: {
-        HEARTH_WEBHOOK_ALLOW_PRIVATE: '1',
-        HEARTH_WEBHOOK_CA: ca.file,
-        HEARTH_WEBHOOK_TIMEOUT: '1',
-        HEARTH_WEBHOOK_RETRY_SCHEDULE: '0.2,0.3',
-        HEARTH_WEBHOOK_RETRY_WINDOW: '2',
-        HEARTH_SIGNATURE_HEADER: 'Hearth-Signature',
-      },
-    });
-  });
-  after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await server.close();
-  });
+  const suite = deliverySuite();
 
   /** An account-wide installation pointing at a fresh receiver, and one conversation on it. */
   async function setup() {
-    const account = await server.newAccount();
-    const system = await server.newSystem();
+    const account = await suite.server.newAccount();
+    const system = await suite.server.newSystem();
     const agent = await account.addUser('Agent');
-    const receiver = await startReceiver('/inbox');
-    receivers.push(receiver);
+    const receiver = await suite.startReceiver('/inbox');
     const sys = { 'x-system': system.name, 'x-system-key': system.key };
-    const installed = await server.post(
+    const installed = await suite.server.post(
       account.owner.key,
       '/v1/inboxApps/install',
       { publishedInboxAppId: 41, userId: 0, subscriptionUrl: receiver.url },
@@ -46,7 +27,7 @@ describe('inbox apps: signed deliveries to the subscription URL', () => {
     );
     assert.equal(installed.status, 201, installed.text);
     const app = installed.body as { id: number };
-    const first = await server.post(account.owner.key, `/v1/inboxApps/${app.id}/message`, {
+    const first = await suite.server.post(account.owner.key, `/v1/inboxApps/${app.id}/message`, {
       externalConversationId: 'chat-7',
       externalMessageId: 'in-1',
       message: 'Can I see the flat on Friday?',
@@ -68,16 +49,16 @@ describe('inbox apps: signed deliveries to the subscription URL', () => {
     const { account, system, agent, receiver, app, first, sys } = await setup();
     const conversationId = first.conversationId as number;
     const conv = `/v1/inboxConversations/${conversationId}`;
-    const replied = await server.post(agent.key, `${conv}/reply`, {
+    const replied = await suite.server.post(agent.key, `${conv}/reply`, {
       message: 'Friday at 5 works',
       attachments: [{ filename: 'floorplan.pdf', url: 'https://files.example.com/fp.pdf' }],
     });
     assert.equal(replied.status, 201, replied.text);
     assert.equal(replied.body.isIncoming, false);
     assert.equal(replied.body.userId, agent.id);
-    const read = await server.post(agent.key, `${conv}/read`, {});
+    const read = await suite.server.post(agent.key, `${conv}/read`, {});
     assert.equal(read.status, 200, read.text);
-    const archived = await server.post(agent.key, `${conv}/archive`, {});
+    const archived = await suite.server.post(agent.key, `${conv}/archive`, {});
     assert.equal(archived.status, 200, archived.text);
     assert.equal(archived.body.archived, true);
 
@@ -124,25 +105,29 @@ describe('inbox apps: signed deliveries to the subscription URL', () => {
     });
 
     // The app acknowledges its delivery of the reply with Hearth's message id.
-    const status = await server.put(account.owner.key, `/v1/inboxApps/${app.id}/message`, {
+    const status = await suite.server.put(account.owner.key, `/v1/inboxApps/${app.id}/message`, {
       messageId: replied.body.id,
       deliveryStatus: 'Delivered',
     });
     assert.equal(status.status, 200, status.text);
     assert.equal(status.body.deliveryStatus, 'Delivered');
 
-    const hooks = await server.get(account.owner.key, '/v1/webhooks', sys);
+    const hooks = await suite.server.get(account.owner.key, '/v1/webhooks', sys);
     assert.equal(hooks.status, 200, hooks.text);
     assert.equal(hooks.body._metadata.total, 0, 'the subscription is not a webhook');
     for (const event of ['inboxAppReply', 'inboxAppConversationRead']) {
-      const listed = await server.get(account.owner.key, `/v1/webhooks?event=${event}`, sys);
+      const listed = await suite.server.get(account.owner.key, `/v1/webhooks?event=${event}`, sys);
       assert.equal(listed.status, 400, `${event} is not a /v1/webhooks event: ${listed.text}`);
     }
     for (const r of got) {
-      const event = await server.get(account.owner.key, `/v1/webhookEvents/${r.json.eventId}`, sys);
+      const event = await suite.server.get(
+        account.owner.key,
+        `/v1/webhookEvents/${r.json.eventId}`,
+        sys,
+      );
       assert.equal(event.status, 404, `${r.json.event} is not a /v1/webhookEvents event`);
     }
-    const register = await server.post(
+    const register = await suite.server.post(
       account.owner.key,
       '/v1/webhooks',
       { event: 'inboxAppReply', url: receiver.url },
@@ -156,30 +141,36 @@ describe('inbox apps: signed deliveries to the subscription URL', () => {
       const { account, agent, receiver, app, first } = await setup();
       receiver.respond((_r, res) => res.writeHead(code).end());
       const conv = `/v1/inboxConversations/${first.conversationId}`;
-      const replied = await server.post(agent.key, `${conv}/reply`, { message: 'Still there?' });
+      const replied = await suite.server.post(agent.key, `${conv}/reply`, {
+        message: 'Still there?',
+      });
       assert.equal(replied.status, 201, replied.text);
       await receiver.waitFor(1);
       const gone = await eventually(async () => {
-        const res = await server.get(account.owner.key, `/v1/inboxApps/${app.id}`);
+        const res = await suite.server.get(account.owner.key, `/v1/inboxApps/${app.id}`);
         return res.body.status === 'Deactivated' && res;
       });
       assert.equal(gone.status, 200);
       assert.ok(gone.body.updated >= gone.body.created);
 
-      const again = await server.post(agent.key, `${conv}/reply`, { message: 'Hello?' });
+      const again = await suite.server.post(agent.key, `${conv}/reply`, { message: 'Hello?' });
       assert.equal(again.status, 409, again.text);
       assert.match(again.body.errorMessage, /no longer receives events/);
-      assert.equal((await server.post(agent.key, `${conv}/read`, {})).status, 409);
-      const fromApp = await server.post(account.owner.key, `/v1/inboxApps/${app.id}/message`, {
-        externalConversationId: 'chat-7',
-        externalMessageId: 'in-2',
-        message: 'Are you there?',
-        isIncoming: true,
-        sender: { name: 'Pia Portal' },
-      });
+      assert.equal((await suite.server.post(agent.key, `${conv}/read`, {})).status, 409);
+      const fromApp = await suite.server.post(
+        account.owner.key,
+        `/v1/inboxApps/${app.id}/message`,
+        {
+          externalConversationId: 'chat-7',
+          externalMessageId: 'in-2',
+          message: 'Are you there?',
+          isIncoming: true,
+          sender: { name: 'Pia Portal' },
+        },
+      );
       assert.equal(fromApp.status, 403, fromApp.text);
       assert.equal(receiver.received.length, 1, 'nothing was queued after the refusal');
-      const timeline = await server.get(
+      const timeline = await suite.server.get(
         agent.key,
         `/v1/inboxAppMessages?conversationId=${first.conversationId}`,
       );

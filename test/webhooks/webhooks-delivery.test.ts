@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type TestServer, PUBLIC_URL, startServer } from '../helpers.js';
 import { emit } from '../../src/webhooks/outbox.js';
-import { eventually, type Receiver, startReceiver, testCa } from './receiver.js';
+import { deliverySuite } from './delivery-suite.js';
+import { eventually, startReceiver, testCa } from './receiver.js';
 // The README's verification sample, executed against real deliveries.
 import {
   verifyHearthSignature,
@@ -10,35 +11,15 @@ import {
 } from '../../docs/examples/verify-webhook.mjs';
 
 describe('webhooks: signed delivery, retries, removal, log', () => {
-  let server: TestServer;
-  const receivers: Receiver[] = [];
-  before(async () => {
-    const ca = await testCa();
-    server = await startServer({
-      worker: true,
-      env: {
-        HEARTH_WEBHOOK_ALLOW_PRIVATE: '1',
-        HEARTH_WEBHOOK_CA: ca.file,
-        HEARTH_WEBHOOK_TIMEOUT: '1',
-        HEARTH_WEBHOOK_RETRY_SCHEDULE: '0.2,0.3',
-        HEARTH_WEBHOOK_RETRY_WINDOW: '2',
-        HEARTH_SIGNATURE_HEADER: 'Hearth-Signature',
-      },
-    });
-  });
-  after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
-    await server.close();
-  });
+  const suite = deliverySuite();
 
   async function setup(events: string[], path = '/hook') {
-    const account = await server.newAccount();
-    const system = await server.newSystem();
-    const receiver = await startReceiver(path);
-    receivers.push(receiver);
+    const account = await suite.server.newAccount();
+    const system = await suite.server.newSystem();
+    const receiver = await suite.startReceiver(path);
     const hooks = [];
     for (const event of events) {
-      const res = await server.post(
+      const res = await suite.server.post(
         account.owner.key,
         '/v1/webhooks',
         { event, url: receiver.url },
@@ -51,8 +32,8 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
   }
 
   const attemptsOf = async (key: string, system: string, id: number) =>
-    (await server.get(key, `/v1/webhooks/${id}/attempts?limit=100`, { 'x-system': system })).body
-      .attempts as {
+    (await suite.server.get(key, `/v1/webhooks/${id}/attempts?limit=100`, { 'x-system': system }))
+      .body.attempts as {
       attempt: number;
       success: boolean;
       statusCode: number | null;
@@ -63,7 +44,7 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
 
   it('delivers the interface payload, signed by both schemes with the system key', async () => {
     const { account, system, receiver } = await setup(['peopleCreated', 'peopleTagsCreated']);
-    const person = await server.post(account.owner.key, '/v1/people', {
+    const person = await suite.server.post(account.owner.key, '/v1/people', {
       firstName: 'Ada',
       lastName: 'Hook',
       tags: ['vip'],
@@ -121,27 +102,30 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
     }
 
     // The event log returns the event as delivered.
-    const fetched = await server.get(
+    const fetched = await suite.server.get(
       account.owner.key,
       `/v1/webhookEvents/${created.json.eventId}`,
     );
     assert.equal(fetched.status, 200);
     assert.deepEqual(fetched.body, created.json);
-    const other = await server.newAccount();
+    const other = await suite.server.newAccount();
     assert.equal(
-      (await server.get(other.owner.key, `/v1/webhookEvents/${created.json.eventId}`)).status,
+      (await suite.server.get(other.owner.key, `/v1/webhookEvents/${created.json.eventId}`)).status,
       404,
     );
-    assert.equal((await server.get(account.owner.key, '/v1/webhookEvents/not-a-uuid')).status, 400);
+    assert.equal(
+      (await suite.server.get(account.owner.key, '/v1/webhookEvents/not-a-uuid')).status,
+      400,
+    );
   });
 
   it('sends nothing for a rolled-back change, and uses /path/:id and /path?id= uris', async () => {
     const { account, receiver } = await setup(['notesCreated']);
-    await server.ctx.db.transaction().execute(async (trx) => {
+    await suite.server.ctx.db.transaction().execute(async (trx) => {
       await emit(trx, account.accountId, 'notesCreated', [11]);
       await emit(trx, account.accountId, 'notesCreated', [12, 13]);
     });
-    await server.ctx.db
+    await suite.server.ctx.db
       .transaction()
       .execute(async (trx) => {
         await emit(trx, account.accountId, 'notesCreated', [99]);
@@ -160,7 +144,7 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
   it('splits a change of 250 records into deliveries of at most 100 ids', async () => {
     const { account, receiver } = await setup(['peopleUpdated']);
     const ids = Array.from({ length: 250 }, (_, i) => i + 1);
-    await server.ctx.db
+    await suite.server.ctx.db
       .transaction()
       .execute((trx) => emit(trx, account.accountId, 'peopleUpdated', ids));
     const got = await receiver.waitFor(3);
@@ -179,13 +163,13 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
   it('retries failures on the schedule until the window closes, then abandons (the event stays fetchable)', async () => {
     const { account, system, receiver, hooks } = await setup(['callsCreated']);
     receiver.respond((_r, res) => res.writeHead(500).end('broken'));
-    await server.ctx.db
+    await suite.server.ctx.db
       .transaction()
       .execute((trx) => emit(trx, account.accountId, 'callsCreated', [7]));
     // Schedule 0.2 s, then 0.3 s repeating, until 2 s after the first attempt; then abandoned.
     await eventually(
       async () => {
-        const d = await server.ctx.db
+        const d = await suite.server.ctx.db
           .selectFrom('webhook_deliveries')
           .select('state')
           .where('webhook_id', '=', hooks[0].id)
@@ -215,13 +199,16 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
     assert.ok(
       attempts.every((a) => !a.success && a.statusCode === 500 && a.error === 'answered 500'),
     );
-    const event = await server.get(account.owner.key, `/v1/webhookEvents/${attempts[0].eventId}`);
+    const event = await suite.server.get(
+      account.owner.key,
+      `/v1/webhookEvents/${attempts[0].eventId}`,
+    );
     assert.equal(event.status, 200);
     assert.deepEqual(event.body.resourceIds, [7]);
 
     // Redelivery sends it once more.
     receiver.respond((_r, res) => res.writeHead(204).end());
-    const redo = await server.post(
+    const redo = await suite.server.post(
       account.owner.key,
       `/v1/webhookEvents/${attempts[0].eventId}/redeliver`,
       undefined,
@@ -237,25 +224,25 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
     it(`deletes a webhook whose callback answers ${status}, without retrying`, async () => {
       const { account, system, receiver, hooks, headers } = await setup(['emailsCreated']);
       receiver.respond((_r, res) => res.writeHead(status).end());
-      await server.ctx.db
+      await suite.server.ctx.db
         .transaction()
         .execute((trx) => emit(trx, account.accountId, 'emailsCreated', [1]));
       await receiver.waitFor(1);
       await eventually(
         async () =>
-          (await server.get(account.owner.key, `/v1/webhooks/${hooks[0].id}`, headers)).status ===
-          404,
+          (await suite.server.get(account.owner.key, `/v1/webhooks/${hooks[0].id}`, headers))
+            .status === 404,
         5000,
         'deletion',
       );
-      await server.ctx.db
+      await suite.server.ctx.db
         .transaction()
         .execute((trx) => emit(trx, account.accountId, 'emailsCreated', [2]));
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(receiver.received.length, 1);
       assert.equal(
-        (await server.get(account.owner.key, '/v1/webhooks', { 'x-system': system.name })).body
-          ._metadata.total,
+        (await suite.server.get(account.owner.key, '/v1/webhooks', { 'x-system': system.name }))
+          .body._metadata.total,
         0,
       );
     });
@@ -266,14 +253,13 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
     slow.receiver.respond((_r, res) => {
       setTimeout(() => res.writeHead(200).end(), 2500);
     });
-    await server.ctx.db
+    await suite.server.ctx.db
       .transaction()
       .execute((trx) => emit(trx, slow.account.accountId, 'tasksUpdated', [1]));
     const redirect = await setup(['tasksDeleted']);
-    const target = await startReceiver('/elsewhere');
-    receivers.push(target);
+    const target = await suite.startReceiver('/elsewhere');
     redirect.receiver.respond((_r, res) => res.writeHead(307, { location: target.url }).end());
-    await server.ctx.db
+    await suite.server.ctx.db
       .transaction()
       .execute((trx) => emit(trx, redirect.account.accountId, 'tasksDeleted', [1]));
 
@@ -307,7 +293,7 @@ describe('webhooks: signed delivery, retries, removal, log', () => {
     });
     const healthy = await setup(['appointmentsCreated']);
     for (let i = 1; i <= 3; i++) {
-      await server.ctx.db.transaction().execute(async (trx) => {
+      await suite.server.ctx.db.transaction().execute(async (trx) => {
         await emit(trx, hanging.account.accountId, 'appointmentsCreated', [i]);
         await emit(trx, healthy.account.accountId, 'appointmentsCreated', [i]);
       });
