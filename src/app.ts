@@ -22,6 +22,7 @@ import {
   registerEarlyErrorClose,
 } from './http/connection.js';
 import { serializeRequest } from './http/log-redaction.js';
+import { schemaCompilers } from './http/schema-compilers.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerStrictIntegers } from './http/strict-integers.js';
 import { registerOperationIds } from './http/operation-ids.js';
@@ -64,6 +65,7 @@ export async function buildApp(
     genReqId: requestIdFor,
     frameworkErrors: frameworkErrorHandler,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: schemaCompilers },
     ajv: {
       customOptions: {
         removeAdditional: false,
