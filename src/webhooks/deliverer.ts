@@ -34,8 +34,14 @@ export { MAX_LANES, MAX_LANES_PER_HOST };
 export { nextAttemptAt } from './outcomes.js';
 const SLICE_MS = 2_000;
 const UNSIGNABLE_BACKOFF_MS = 30_000;
-/** How long a lane's idle senders wait before looking for newly due deliveries again. */
-const IDLE_RECHECK_MS = 25;
+/**
+ * How long a lane's idle senders wait before looking for newly due deliveries again, unless this
+ * worker fans out new ones for its webhook first (it wakes them at once): what another worker fanned
+ * out, and retries coming due, are found by this look. A lane with nothing in flight waits once
+ * before giving its webhook back, so a steady trickle keeps its lane instead of claiming and
+ * releasing the lease for every delivery.
+ */
+const IDLE_RECHECK_MS = 100;
 /**
  * How long an outcome may wait for others so that they are written together (unless a lane's
  * concurrency worth of outcomes is ready first): a write is a transaction, and one per outcome or
@@ -44,8 +50,6 @@ const IDLE_RECHECK_MS = 25;
 const OUTCOME_LINGER_MS = 10;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Sends deliveries. Each webhook is a "lane" held by one worker at a time through a lease on its
@@ -63,6 +67,8 @@ export class DeliveryEngine {
   private readonly hostLanes = new Map<string, number>();
   /** Webhooks whose signing key this process cannot decrypt (another HEARTH_SECRET): left to the workers that can. */
   private readonly unsignable = new Map<number, number>();
+  /** Wakes the idle senders of a lane (by webhook id): new deliveries were fanned out for it. */
+  private readonly idleLanes = new Map<number, () => void>();
   /** Requests in flight in this worker, all lanes together. */
   private readonly slots = new Slots(MAX_IN_FLIGHT);
   private stopping = false;
@@ -79,6 +85,11 @@ export class DeliveryEngine {
 
   get busy(): number {
     return this.lanes.size;
+  }
+
+  /** New deliveries were stored for these webhooks: their idle lanes look for them now. */
+  notify(webhookIds: Iterable<number>): void {
+    for (const id of webhookIds) this.idleLanes.get(id)?.();
   }
 
   /** Claims webhooks that have due deliveries and starts a lane for each, within the concurrency bounds. */
@@ -182,8 +193,15 @@ export class DeliveryEngine {
     // Idle senders wait together, so a lane looks again once per IDLE_RECHECK_MS, not once per sender.
     let idle: Promise<void> | null = null;
     const idleWait = () =>
-      (idle ??= sleep(IDLE_RECHECK_MS).finally(() => {
-        idle = null;
+      (idle ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => wake(), IDLE_RECHECK_MS);
+        const wake = () => {
+          clearTimeout(timer);
+          this.idleLanes.delete(hook.id);
+          idle = null;
+          resolve();
+        };
+        this.idleLanes.set(hook.id, wake);
       }));
     const refill = () =>
       (refilling ??= this.dueDeliveries(hook.id, held, Math.max(100, parallel * 2))
@@ -196,16 +214,19 @@ export class DeliveryEngine {
     // steady traffic all get their turn.
     const sliceEnds = Date.now() + SLICE_MS;
     const sender = async (): Promise<void> => {
+      let waitedIdle = false;
       while (!this.stopping && !lane.stopped && Date.now() < sliceEnds) {
         if (queue.length === 0) await refill();
         const next = queue.shift();
         if (next === undefined) {
           // Nothing due now: stay while this lane's other requests are out (their outcomes, or
-          // new events, may bring more), else give the lane back.
-          if (inFlight === 0) return;
+          // new events, may bring more), and for one idle wait after that; then give it back.
+          if (inFlight === 0 && waitedIdle) return;
+          waitedIdle = inFlight === 0;
           await idleWait();
           continue;
         }
+        waitedIdle = false;
         inFlight += 1;
         await this.slots.acquire();
         const startedMs = this.ctx.clock.now();
@@ -257,6 +278,7 @@ export class DeliveryEngine {
   /** Stops claiming, lets every lane finish its in-flight request, and gives the leases back. */
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const wake of [...this.idleLanes.values()]) wake();
     await Promise.all([...this.lanes.values()]);
   }
 }

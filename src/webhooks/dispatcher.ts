@@ -39,19 +39,26 @@ function inChunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** What one fan-out did: outbox rows handled, and the webhooks that got new deliveries. */
+export interface FanOut {
+  rows: number;
+  webhookIds: Set<number>;
+}
+
+const NOTHING: FanOut = { rows: 0, webhookIds: new Set() };
+
 /**
  * Turns undispatched outbox rows into stored events (the exact bodies, split into ≤100 ids) and
  * one pending delivery per matching Active webhook, and marks the rows dispatched: all in one
  * transaction, so a crash either leaves the rows for the next worker or has done all of it.
- * Returns how many outbox rows were handled.
  */
-export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promise<number> {
+export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promise<FanOut> {
   return writeTransaction(ctx, async (db: Kysely<DB>) => {
     if (ctx.dialect === 'postgres') {
       const lock = await sql<{
         locked: boolean;
       }>`select pg_try_advisory_xact_lock(${FANOUT_LOCK}) as locked`.execute(db);
-      if (!lock.rows[0]?.locked) return 0;
+      if (!lock.rows[0]?.locked) return NOTHING;
     }
     let pending = db
       .selectFrom('outbox')
@@ -61,7 +68,7 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
       .limit(limit);
     if (ctx.dialect === 'postgres') pending = pending.forUpdate().skipLocked();
     const rows = await pending.execute();
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return NOTHING;
 
     const accountIds = [...new Set(rows.map((r) => r.account_id))];
     const hooks = await db
@@ -131,6 +138,6 @@ export async function fanOutOutbox(ctx: AppContext, limit = FANOUT_BATCH): Promi
     )) {
       await db.updateTable('outbox').set({ dispatched_at: now }).where('id', 'in', part).execute();
     }
-    return rows.length;
+    return { rows: rows.length, webhookIds: new Set(deliveries.map((d) => d.webhook_id)) };
   });
 }

@@ -26,7 +26,9 @@ export function webhookDeliveryJob(ctx: AppContext): BackgroundJob {
   async function tick(): Promise<void> {
     let handled: number;
     do {
-      handled = await fanOutOutbox(ctx);
+      const fanOut = await fanOutOutbox(ctx);
+      handled = fanOut.rows;
+      engine.notify(fanOut.webhookIds);
       await engine.schedule();
     } while (handled === FANOUT_BATCH && !stopped);
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
