@@ -19,7 +19,8 @@ import { cleanSource } from './people.input.js';
 import { isoTimestamp } from '../time.js';
 import type { DialectName } from '../db/dialect.js';
 import { personDocument } from './people.document.js';
-import { textSearch } from './people.search.js';
+import { ftsSearch } from './people.search.js';
+import { trigramSearch } from './people.trigram.js';
 import { withinBudget } from '../db/query-budget.js';
 
 type ListQuery = Static<typeof PeopleListQuery>;
@@ -158,11 +159,17 @@ export async function buildPeopleListQuery(
       bounds.reduce((q2, [op, value]) => q2.where(term(purpose, op, value)), query),
     );
   };
-  const search = await textSearch(db, dialect, accountId, q);
+  const search =
+    dialect === 'postgres'
+      ? await trigramSearch(db, accountId, q)
+      : await ftsSearch(db, accountId, q);
   for (const condition of search?.exact ?? []) narrow((query) => query.where(condition));
   const searchListed = search?.listed;
   if (searchListed)
     narrow((query, purpose) => (purpose === 'rows' ? query.where(searchListed) : query));
+  const searchCounted = search && 'counted' in search ? search.counted : null;
+  if (searchCounted)
+    narrow((query, purpose) => (purpose === 'count' ? query.where(searchCounted) : query));
   if (q.email) {
     const email = q.email.trim().toLowerCase();
     narrow((query) =>
@@ -279,10 +286,11 @@ export async function buildPeopleListQuery(
   const people = db.selectFrom('people') as PeopleSelect;
   const listed = filter(tagged ? people.where(tagged.listed) : people, 'rows');
   // Counting starts from the most selective index at hand: the text index, else the tag's.
-  const countFrom = search?.countFrom
+  const searchFrom = search && 'countFrom' in search ? search.countFrom : null;
+  const countFrom = searchFrom
     ? tagged
-      ? search.countFrom.where(tagged.listed)
-      : search.countFrom
+      ? searchFrom.where(tagged.listed)
+      : searchFrom
     : (tagged?.counted ?? people);
   return {
     filtered: filter(countFrom, 'count'),

@@ -6,7 +6,6 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { DB, DbOrTrx } from '../db/database.js';
-import type { DialectName } from '../db/dialect.js';
 import { containsText } from '../db/text-match.js';
 import { normalizePhone } from './people.matching.js';
 
@@ -23,9 +22,19 @@ const TRIGRAM = 3;
  */
 export const COMMON_TERM_MATCHES = 10_000;
 
+/** The name filters and the columns they search. */
+export const NAME_FIELDS = ['name', 'firstName', 'lastName'] as const;
+export const NAME_COLUMNS = {
+  name: 'people.name',
+  firstName: 'people.first_name',
+  lastName: 'people.last_name',
+} as const;
+
+/** A condition on the people of a list. */
+export type Condition = (eb: ExpressionBuilder<DB, 'people'>) => Expression<SqlBool>;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PeopleSelect = SelectQueryBuilder<DB, 'people', any>;
-type Condition = (eb: ExpressionBuilder<DB, 'people'>) => Expression<SqlBool>;
 
 /** The text filters of GET /v1/people: `q`, and substrings of name, firstName and lastName. */
 export interface TextFilters {
@@ -75,11 +84,11 @@ export function matchesSearchText(
   return eb.or(alternatives);
 }
 
-function phoneDigits(text: string): string {
+export function phoneDigits(text: string): string {
   return PHONE_LIKE.test(text) ? normalizePhone(text) : '';
 }
 
-const long = (text: string) => [...text].length >= TRIGRAM;
+export const long = (text: string) => [...text].length >= TRIGRAM;
 
 /** An FTS5 phrase: the text taken literally (a trigram phrase matches it as a substring). */
 const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
@@ -94,66 +103,32 @@ function ftsQuery(filters: TextFilters): string | null {
     else if (long(digits))
       terms.push(`({names emails} : ${phrase(text)} OR phones : ${phrase(digits)})`);
   }
-  for (const field of ['name', 'firstName', 'lastName'] as const) {
+  for (const field of NAME_FIELDS) {
     const value = filters[field];
     if (value && long(value)) terms.push(`(names : ${phrase(value)})`);
   }
   return terms.length ? terms.join(' AND ') : null;
 }
 
-/** The stored, trigram-indexed search text of migration 0270 (PostgreSQL). */
-const searchText = sql<string>`people.search_text`;
-
-/** `searchText LIKE %text%`, which PostgreSQL can answer from its pg_trgm index. */
-function searchTextContains(text: string) {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`${searchText} like ${pattern} escape '\\'`;
-}
-
 /**
- * The text filters of a people list, index-backed (migration 0140_b). Returns the exact
- * conditions every listed person must meet, plus, when the index can help:
- * - `listed`: a further condition for the page (the person is among the index's matches), on
- *   SQLite only for a rare term (for a common one the page walks its sort order); PostgreSQL's
- *   planner makes that choice itself from the index statistics;
- * - `countFrom` (SQLite): a query that starts from the index's matches, so counting reads the
- *   matches in turn, never the account.
+ * SQLite: the text filters of a people list, index-backed (FTS5 trigram, migration 0140_b).
+ * Returns the exact conditions every listed person must meet, plus, when the index can help:
+ * - `listed`: a further condition for the page (the person is among the index's matches), only
+ *   for a rare term (for a common one the page walks its sort order: a hundred matches come
+ *   after a few thousand people at most);
+ * - `countFrom`: a query that starts from the index's matches, so counting reads the matches in
+ *   turn, never the account.
+ * PostgreSQL's counterpart is people.trigram.ts.
  */
-export async function textSearch(
-  db: DbOrTrx,
-  dialect: DialectName,
-  accountId: number,
-  filters: TextFilters,
-) {
+export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFilters) {
   const exact: Condition[] = [];
   const text = filters.q?.trim();
   if (text) exact.push((eb) => matchesSearchText(eb, accountId, text));
-  const columns = {
-    name: 'people.name',
-    firstName: 'people.first_name',
-    lastName: 'people.last_name',
-  } as const;
-  for (const field of ['name', 'firstName', 'lastName'] as const) {
+  for (const field of NAME_FIELDS) {
     const value = filters[field];
-    if (value) exact.push(() => containsText(columns[field], value));
+    if (value) exact.push(() => containsText(NAME_COLUMNS[field], value));
   }
   if (exact.length === 0) return null;
-  if (dialect === 'postgres') {
-    const indexed: Condition[] = [];
-    if (text && long(text)) {
-      const digits = phoneDigits(text);
-      indexed.push((eb) =>
-        digits && long(digits)
-          ? eb.or([searchTextContains(text), searchTextContains(digits)])
-          : searchTextContains(text),
-      );
-    }
-    for (const field of ['name', 'firstName', 'lastName'] as const) {
-      const value = filters[field];
-      if (value && long(value)) indexed.push(() => searchTextContains(value));
-    }
-    return { exact: [...indexed, ...exact], listed: null, countFrom: null };
-  }
   const match = ftsQuery(filters);
   if (!match) return { exact, listed: null, countFrom: null };
   const matches = sql`select rowid from people_search where people_search match ${match}`;

@@ -1,0 +1,122 @@
+import { CompiledQuery, sql, type SqlBool } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { containing } from '../db/text-match.js';
+import { EXACT_TOTAL_LIMIT } from '../http/pagination.js';
+import {
+  type Condition,
+  long,
+  matchesSearchText,
+  NAME_COLUMNS,
+  NAME_FIELDS,
+  phoneDigits,
+  type TextFilters,
+} from './people.search.js';
+
+/*
+ * PostgreSQL: the text filters of a people list, on the stored search text of migration 0270 and
+ * its pg_trgm index (SQLite's counterpart is ftsSearch in people.search.ts).
+ *
+ * Whether a page and its bounded total read the index or walk the account's people in order,
+ * testing each one, is decided here, not by the planner. Its estimate for the index condition
+ * (`search_text like …`) is within 2× of the truth, but the exact test comes beside it and it
+ * multiplied the two as if they were independent: at 1M people it expected 5,000 people to
+ * contain "john" where 20,000 do, and read and sorted all of them to show 100 (175 ms) where
+ * walking the id order finds the page after 5,000 people (5 ms). So the index condition's
+ * estimate is asked for alone, and both ways are costed with figures measured at 1M people:
+ * walking and testing one person costs WALK_US; the index costs GIN_US per candidate it hands
+ * over and HEAP_US per candidate read and rechecked.
+ *
+ * The exact tests are written with strpos, which the planner cannot read from an index and
+ * expects a third of the people to pass: a walk is then planned as a walk that stops at its
+ * LIMIT (LIKE's default guess of 0.5% made it read every person through a bitmap to count 5,001).
+ */
+const WALK_US = 1;
+const GIN_US = 0.26;
+const HEAP_US = 8;
+/** the largest page (limit 100) and the one more row that says whether another page follows */
+const PAGE = 101;
+
+type Access = 'index' | 'walk';
+
+/**
+ * Which way reads `wanted` of the `matches` among `people` for less: walking finds them after
+ * `wanted` / share people; the index hands over every candidate, and the page must then read them
+ * all to sort them (`sorted`), where a total stops reading once it has counted `wanted`.
+ */
+function cheaper(people: number, matches: number, wanted: number, sorted: boolean): Access {
+  const walk = Math.min(people, (wanted * people) / Math.max(matches, 1)) * WALK_US;
+  const read = sorted ? matches : Math.min(matches, wanted);
+  const index = matches * GIN_US + read * HEAP_US;
+  return index <= walk ? 'index' : 'walk';
+}
+
+/** The planner's estimates of the account's people, and of those the index condition keeps. */
+async function estimates(db: DbOrTrx, accountId: number, index: Condition) {
+  const everyone = db
+    .selectFrom('people')
+    .select(sql.lit(1).as('one'))
+    .where('people.account_id', '=', accountId);
+  const { sql: text, parameters } = everyone.unionAll(everyone.where(index)).compile();
+  type Plan = { 'Plan Rows': number; Plans?: Plan[] };
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: Plan }[] }>(
+    CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]),
+  );
+  const [all, kept] = rows[0]['QUERY PLAN'][0].Plan.Plans ?? [];
+  return { people: all?.['Plan Rows'] ?? 0, matches: kept?.['Plan Rows'] ?? 0 };
+}
+
+/** The stored search text contains `text` (lower case), read from its pg_trgm index. */
+const searchTextContains = (text: string) =>
+  sql<SqlBool>`people.search_text like ${containing(text)} escape '\\'`;
+
+/** `column` contains `text`, case-insensitively, tested person by person (see above). */
+const holds = (column: string, text: string) =>
+  sql<SqlBool>`strpos(lower(${sql.ref(column)}), ${text.toLowerCase()}) > 0`;
+
+/**
+ * True when the stored search text containing `text` is exactly the `q=` rule. The text holds the
+ * names on one line, the emails on the next and the phones' digits on the last, separated by
+ * spaces: a term with no white space (so it cannot span two of them) that is not written like a
+ * phone number (so only a name or an email can hold it) is in it exactly when a name or an email
+ * contains it. Testing the one column also spares an email lookup per person.
+ */
+const searchTextIsExact = (text: string) => !/\s/.test(text) && !phoneDigits(text);
+
+/**
+ * The exact conditions of the text filters, plus the index condition for the page (`listed`)
+ * and for the bounded total (`counted`) when reading the index is the cheaper way.
+ */
+export async function trigramSearch(db: DbOrTrx, accountId: number, filters: TextFilters) {
+  const exact: Condition[] = [];
+  const indexed: Condition[] = [];
+  const text = filters.q?.trim();
+  if (text) {
+    exact.push(
+      long(text) && searchTextIsExact(text)
+        ? () => holds('people.search_text', text)
+        : (eb) => matchesSearchText(eb, accountId, text),
+    );
+    const digits = phoneDigits(text);
+    if (long(text))
+      indexed.push((eb) =>
+        digits && long(digits)
+          ? eb.or([searchTextContains(text), searchTextContains(digits)])
+          : searchTextContains(text),
+      );
+  }
+  for (const field of NAME_FIELDS) {
+    const value = filters[field];
+    if (!value) continue;
+    exact.push(() => holds(NAME_COLUMNS[field], value));
+    if (long(value)) indexed.push(() => searchTextContains(value));
+  }
+  if (exact.length === 0) return null;
+  if (indexed.length === 0) return { exact, listed: null, counted: null };
+  const index: Condition = (eb) => eb.and(indexed.map((condition) => condition(eb)));
+  const { people, matches } = await estimates(db, accountId, index);
+  return {
+    exact,
+    listed: cheaper(people, matches, PAGE, true) === 'index' ? index : null,
+    counted: cheaper(people, matches, EXACT_TOTAL_LIMIT + 1, false) === 'index' ? index : null,
+  };
+}
