@@ -1,6 +1,7 @@
-import { sql, type SqlBool } from 'kysely';
+import { type Kysely, sql, type SqlBool } from 'kysely';
 import { tooSlow } from './sqlite/budget-function.js';
-import type { DbOrTrx } from './database.js';
+import type { DB, DbOrTrx } from './database.js';
+import { inListLane } from './list-lanes.js';
 import type { DialectName } from './dialect.js';
 import { heavyReadDbOf } from './connect.js';
 
@@ -28,7 +29,8 @@ export function withinBudget(dialect: DialectName, deadline: number) {
  * `statement_timeout`, so a runaway query is cancelled by the server itself, and without
  * sequential scans: a list reads at most a page or a bounded total, and the planner, which
  * assumes matches are spread evenly through the table, scanned 820,000 people from the start to
- * count the 5,001 most recent of `createdAfter=` (850 ms; from its index, 10 ms); SQLite: on the read
+ * count the 5,001 most recent of `createdAfter=` (850 ms; from its index, 10 ms), and on at most
+ * half of the pool (list-lanes.ts); SQLite: on the read
  * threads (read-threads.ts), off the event loop, with the queries carrying withinBudget. Either
  * way an over-budget query becomes the 503 of tooSlow.
  */
@@ -42,11 +44,13 @@ export async function underListBudget<T>(
   try {
     if (dialect === 'sqlite') return await run(heavyReadDbOf(db), deadline);
     if (db.isTransaction) return await run(db, deadline);
-    return await db.transaction().execute(async (trx) => {
-      await sql`select set_config('statement_timeout', ${String(budgetMs)}, true),
-        set_config('enable_seqscan', 'off', true)`.execute(trx);
-      return run(trx, deadline);
-    });
+    return await inListLane(db as Kysely<DB>, deadline, () =>
+      db.transaction().execute(async (trx) => {
+        await sql`select set_config('statement_timeout', ${String(budgetMs)}, true),
+          set_config('enable_seqscan', 'off', true)`.execute(trx);
+        return run(trx, deadline);
+      }),
+    );
   } catch (error) {
     // 57014: query_canceled, what statement_timeout raises.
     if ((error as { code?: string }).code === '57014') throw tooSlow();
