@@ -4,7 +4,14 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer, unique } from '../helpers.js';
 import { givePassword } from '../auth-helpers.js';
 import { newClient, REDIRECT } from '../oauth-helpers.js';
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, signInAs } from './browser.js';
+import {
+  LAPTOP,
+  launchBrowser,
+  newContext,
+  PHONE,
+  seriousA11yViolations,
+  signInAs,
+} from './browser.js';
 
 interface Stage {
   id: number;
@@ -120,6 +127,56 @@ describe('admin area and sign-in rules in the browser', () => {
     await own.waitForURL(/\/login/);
     await signInAs(own, email, 'meadow-lantern-river-88');
     await invitee.close();
+  });
+
+  it('Users and Pending invites fit their cards on a phone and a laptop, Role and Actions in view', async () => {
+    const account = await server.newAccount();
+    const { email, password } = await givePassword(server, account.owner);
+    await account.addUser('Agent', 'Agnes Fieldworker-Longname');
+    await server.post(account.owner.key, '/v1/invites', {
+      email: `${unique('invitee')}@example.com`,
+      name: 'Ivo Invitee',
+      role: 'Lender',
+    });
+    for (const [size, viewport] of [
+      ['phone', PHONE],
+      ['laptop', LAPTOP],
+    ] as const) {
+      const context = await newContext(browser, server, viewport);
+      const page = await context.newPage();
+      await signInAs(page, email, password);
+      await page.goto('/admin/users');
+      const select = page.getByRole('combobox', { name: 'Role of Agnes Fieldworker-Longname' });
+      await select.waitFor();
+      const users = page.getByRole('table', { name: 'Users' });
+      await page.getByRole('table', { name: 'Pending invites' }).getByText('Ivo Invitee').waitFor();
+      for (const name of ['Users', 'Pending invites']) {
+        const { table, card } = await page
+          .getByRole('table', { name })
+          .evaluate((el) => ({ table: el.scrollWidth, card: el.parentElement!.clientWidth }));
+        assert.ok(table <= card, `${name} table is ${table}px wide in a ${card}px card (${size})`);
+      }
+      // The whole control, outline and arrow included, inside the screen.
+      const controls = {
+        'Role select': select.locator(
+          'xpath=ancestor::div[contains(@class,"MuiFormControl-root")]',
+        ),
+        Deactivate: page.getByRole('button', { name: 'Deactivate Agnes Fieldworker-Longname' }),
+        Withdraw: page.getByRole('button', { name: /^Withdraw the invite for / }),
+      };
+      for (const [what, control] of Object.entries(controls)) {
+        const box = await control.boundingBox();
+        const inside = box && box.x >= 0 && box.x + box.width <= viewport.width;
+        assert.ok(inside, `${what} cut off on a ${size}`);
+      }
+      // Each user's email stays on the screen: its own column on a laptop, under the name on a phone.
+      await users.getByText(/^agent-.*@example\.com$/).waitFor();
+      const emailColumn = await users.getByRole('columnheader', { name: 'Email' }).count();
+      assert.equal(emailColumn, size === 'laptop' ? 1 : 0, `Email column on a ${size}`);
+      assert.deepEqual(await seriousA11yViolations(page), [], `/admin/users on a ${size}`);
+      await page.screenshot({ path: `/tmp/hearth-admin-users-rows-${size}.png`, fullPage: true });
+      await context.close();
+    }
   });
 
   it('after five wrong passwords for one email, sign-in is refused for a while', async () => {

@@ -17,7 +17,8 @@ import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
 import { ConfirmDialog } from './ConfirmDialog';
-import { useQueryAction } from './kit';
+import { usePhone, useQueryAction } from './kit';
+import { NameCell, PHONE_CELLS } from './PhoneCells';
 import { PlainTable } from './PlainTable';
 
 interface User {
@@ -91,14 +92,15 @@ function UsersTable({ users }: { users: User[] }) {
   const act = useQueryAction(ADMIN_KEY);
   const { permissions } = usePermissions();
   const [leaving, setLeaving] = useState<User | null>(null);
+  const phone = usePhone();
   const roles = permissions === 'Owner' ? ROLES : ROLES.filter((r) => r !== 'Owner');
   return (
-    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <PlainTable label="Users" columns={['Name', 'Email', 'Role', 'Actions']}>
+    <Paper variant="outlined" sx={{ overflowX: 'auto', ...PHONE_CELLS }}>
+      <PlainTable label="Users" columns={['Name', !phone && 'Email', 'Role', 'Actions']}>
         {users.map((user) => (
           <TableRow key={user.id}>
-            <TableCell>{user.name}</TableCell>
-            <TableCell>{user.email}</TableCell>
+            <NameCell name={user.name} email={user.email} />
+            {phone ? null : <TableCell>{user.email}</TableCell>}
             <TableCell>
               <TextField
                 select
@@ -221,17 +223,22 @@ function InviteForm() {
 
 function PendingInvites({ invites }: { invites: Invite[] }) {
   const act = useQueryAction(ADMIN_KEY);
+  const phone = usePhone();
+  const expires = (invite: Invite) => new Date(invite.expiresAt).toLocaleDateString();
   if (invites.length === 0)
     return <Typography color="text.secondary">No pending invites.</Typography>;
   return (
-    <Paper variant="outlined">
-      <PlainTable label="Pending invites" columns={['Name', 'Email', 'Role', 'Expires', 'Actions']}>
+    <Paper variant="outlined" sx={{ overflowX: 'auto', ...PHONE_CELLS }}>
+      <PlainTable
+        label="Pending invites"
+        columns={['Name', !phone && 'Email', 'Role', !phone && 'Expires', 'Actions']}
+      >
         {invites.map((invite) => (
           <TableRow key={invite.id}>
-            <TableCell>{invite.name}</TableCell>
-            <TableCell>{invite.email}</TableCell>
+            <NameCell name={invite.name} email={invite.email} more={`Expires ${expires(invite)}`} />
+            {phone ? null : <TableCell>{invite.email}</TableCell>}
             <TableCell>{invite.role}</TableCell>
-            <TableCell>{new Date(invite.expiresAt).toLocaleDateString()}</TableCell>
+            {phone ? null : <TableCell>{expires(invite)}</TableCell>}
             <TableCell>
               <Button
                 aria-label={`Withdraw the invite for ${invite.email}`}
