@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import type { CombinedWrites } from '../db/combined-writes.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { PersonRow } from './people.presenter.js';
@@ -13,6 +14,8 @@ import { padded } from './people.matching.js';
  * The rows travel as one JSON document per statement (json_to_recordset, json_each), so each
  * statement has one text whatever its number of rows: SQLite's statement cache keeps a handful of
  * statements instead of one per row count, and neither database parses thousands of parameters.
+ * Only the insert of the people waits for its answer (their ids); the updates and the lookup rows
+ * go into the caller's CombinedWrites, one round trip with the caller's other writes on PostgreSQL.
  */
 
 /** Rows per statement. */
@@ -20,6 +23,8 @@ const CHUNK = 500;
 
 const INTEGER_COLUMNS = new Set([
   'id',
+  'import_id',
+  'row',
   'account_id',
   'person_id',
   'user_id',
@@ -45,24 +50,35 @@ function jsonRows(dialect: DialectName, columns: string[], rows: Record<string, 
   )} from json_each(${json}) as j order by j.key`;
 }
 
-/** `insert into table (columns) select … from <rows>`, returning the new ids if asked. */
-async function insertJson(
-  trx: Trx,
+/** `insert into table (columns) select … from <rows>`, a statement per CHUNK rows. */
+function insertStatements(
   dialect: DialectName,
   table: string,
   rows: Record<string, unknown>[],
   returningId = false,
-): Promise<number[]> {
+): RawBuilder<{ id: number }>[] {
   const columns = Object.keys(rows[0]);
-  const ids: number[] = [];
+  const statements: RawBuilder<{ id: number }>[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const select = jsonRows(dialect, columns, rows.slice(i, i + CHUNK));
-    const insert = sql<{ id: number }>`insert into ${sql.table(table)} (${sql.join(
-      columns.map((c) => sql.ref(c)),
-    )}) ${select}${returningId ? sql` returning id` : sql``}`;
-    ids.push(...(await insert.execute(trx)).rows.map((r) => Number(r.id)));
+    statements.push(
+      sql<{ id: number }>`insert into ${sql.table(table)} (${sql.join(
+        columns.map((c) => sql.ref(c)),
+      )}) ${select}${returningId ? sql` returning id` : sql``}`,
+    );
   }
-  return ids;
+  return statements;
+}
+
+/** Rows inserted into a table, added to `writes` (one round trip for all of them on PostgreSQL). */
+export function insertRowsLater(
+  writes: CombinedWrites,
+  dialect: DialectName,
+  table: string,
+  rows: Record<string, unknown>[],
+): void {
+  if (rows.length)
+    for (const statement of insertStatements(dialect, table, rows)) writes.add(statement);
 }
 
 /**
@@ -111,6 +127,7 @@ export async function insertPeople(
   dialect: DialectName,
   accountId: number,
   people: NewPerson[],
+  writes: CombinedWrites,
 ): Promise<number[]> {
   if (people.length === 0) return [];
   const ids: number[] = [];
@@ -122,14 +139,16 @@ export async function insertPeople(
       created_via: p.createdVia,
       ...columnsFromState(p.state),
     }));
-    const returned = await insertJson(trx, dialect, 'people', rows, true);
+    const [insert] = insertStatements(dialect, 'people', rows, true);
+    const returned = (await insert.execute(trx)).rows.map((r) => Number(r.id));
     ids.push(...returned.sort((a, b) => a - b));
   }
   await syncLookupsOf(
     trx,
-    dialect,
     accountId,
     people.map((p, k) => ({ personId: ids[k], state: p.state })),
+    dialect,
+    writes,
   );
   return ids;
 }
@@ -159,6 +178,7 @@ export async function updatePeople(
   dialect: DialectName,
   accountId: number,
   changes: ChangedPerson[],
+  writes: CombinedWrites,
 ): Promise<void> {
   const shapes = new Map<string, Record<string, unknown>[]>();
   for (const change of changes) {
@@ -173,24 +193,29 @@ export async function updatePeople(
     const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = j.${sql.ref(c)}`));
     for (let i = 0; i < rows.length; i += CHUNK) {
       const source = jsonRows(dialect, ['id', ...columns], rows.slice(i, i + CHUNK));
-      await sql`update people set ${assignments} from (${source}) as j
-        where people.account_id = ${accountId} and people.id = j.id`.execute(trx);
+      writes.add(sql`update people set ${assignments} from (${source}) as j
+        where people.account_id = ${accountId} and people.id = j.id`);
     }
   }
   await syncLookupsOf(
     trx,
-    dialect,
     accountId,
     changes.map((c) => ({ personId: c.personId, state: c.after, previous: c.before })),
+    dialect,
+    writes,
   );
 }
 
-/** syncLookups for many people: what is new in one multi-row INSERT per table, what is gone deleted. */
+/**
+ * syncLookups for many people: what is gone deleted now, what is new added to `writes` (one
+ * multi-row INSERT per table).
+ */
 async function syncLookupsOf(
   trx: Trx,
-  dialect: DialectName,
   accountId: number,
   people: { personId: number; state: PersonState; previous?: PersonState }[],
+  dialect: DialectName,
+  writes: CombinedWrites,
 ): Promise<void> {
   const tables = Object.keys(LOOKUP_COLUMNS) as (keyof typeof LOOKUP_COLUMNS)[];
   const added = new Map(tables.map((t) => [t, [] as Record<string, unknown>[]]));
@@ -215,5 +240,5 @@ async function syncLookupsOf(
           added.get(table)!.push({ account_id: accountId, person_id: personId, [column]: value });
     }
   }
-  for (const [table, rows] of added) if (rows.length) await insertJson(trx, dialect, table, rows);
+  for (const [table, rows] of added) insertRowsLater(writes, dialect, table, rows);
 }
