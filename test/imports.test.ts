@@ -112,6 +112,27 @@ describe('POST /v1/imports: columns, encodings, separators', () => {
     }
   });
 
+  it('reads a file larger than one stored chunk piece by piece, characters cut at piece ends whole', async () => {
+    // 1.3 MB of 2- and 3-byte characters: more than one 1 MiB chunk, read in 128 KiB pieces,
+    // whose ends fall inside characters.
+    const { owner } = await server.newAccount();
+    const rows = ['Name,Email,Background'];
+    const note = (i: number) => `${i} ${'é日ø'.repeat(300 + (i % 7))}`;
+    for (let i = 0; i < 600; i++) rows.push(`Zoë ${i},z${i}@example.com,"${note(i)}"`);
+    const body = Buffer.from(rows.join('\r\n'), 'utf8');
+    assert.ok(body.length > 1.2 * 1024 * 1024, `${body.length} bytes`);
+    const done = await importCsv(server, owner.key, body);
+    assert.equal(done.created, 600, JSON.stringify(done).slice(0, 500));
+    assert.equal(done.errors.length, 0);
+    const people = await allPeople(server, owner.key);
+    const byEmail = new Map(people.map((p) => [p.emails[0].value, p]));
+    for (let i = 0; i < 600; i++) {
+      const person = byEmail.get(`z${i}@example.com`);
+      assert.equal(person?.name, `Zoë ${i}`);
+      assert.equal(person?.background, note(i), `row ${i + 2}`);
+    }
+  });
+
   it('tells comma, semicolon and tab apart, with quoted fields over several lines', async () => {
     for (const sep of [',', ';', '\t']) {
       const { owner } = await server.newAccount();

@@ -1,20 +1,16 @@
+import { sql } from 'kysely';
+import { CombinedWrites } from '../db/combined-writes.js';
 import type { Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { type PersonState, changedFields, mergePersonStates } from '../people/people.state.js';
-import { loadPeople } from '../people/people.bulk.js';
+import { insertRowsLater, loadPeople } from '../people/people.bulk.js';
 import { defaultOwnership, mayAssignAgent } from '../access/ownership.js';
 import { isoSeconds } from '../time.js';
 import { EventBatch } from '../webhooks/outbox.js';
 import { type ImportedRow, RowError, rowToPerson } from './rows.js';
 import { StagedPeople } from './staged.js';
 import type { ImportRun } from './run.js';
-import {
-  batchIndex,
-  identityKeys,
-  type MatchIndex,
-  matchedPeople,
-  matchOf,
-} from './batch-matches.js';
+import { batchIndex, identityKeys, type MatchIndex, matchOf } from './batch-matches.js';
 
 export type Outcome = 'created' | 'updated' | 'skipped';
 
@@ -101,8 +97,10 @@ export async function prepareRows(run: ImportRun, rows: NumberedRecord[]): Promi
  * Imports rows in one transaction together with the import's progress, so a crash either keeps
  * the batch and its counts or neither: a resumed import starts after the last committed batch and
  * never writes a row twice. The progress update only applies if `processed` is still what this
- * worker read, so two workers can never both commit the same rows. The batch's emails and phones
- * are matched in one query each (matchingIndex): on PostgreSQL each query is a round trip.
+ * worker read, so two workers can never both commit the same rows. On PostgreSQL, where each
+ * statement is a round trip, a batch costs five: its emails and phones matched in one query, the
+ * matched people read and locked in one, its new people inserted, and every other write (updates,
+ * lookup rows, webhook events, progress) sent as one statement (CombinedWrites).
  */
 export async function commitBatch(
   run: ImportRun,
@@ -116,8 +114,7 @@ export async function commitBatch(
   await ctx.db.transaction().execute(async (trx) => {
     const counts = { created: 0, updated: 0, skipped: 0 };
     const errors: { import_id: number; row: number; message: string }[] = [];
-    const index = await batchIndex(trx, run, people);
-    const stored = await matchedPeople(trx, run, people, index);
+    const { index, stored } = await batchIndex(trx, run, people);
     const staged = new StagedPeople(stored, run.plan.stageNames);
     for (const item of prepared) {
       try {
@@ -139,39 +136,27 @@ export async function commitBatch(
       }
     }
     const events = new EventBatch();
-    const created = [...(await staged.write(trx, ctx.dialect, imp.account_id, events)).values()];
-    await events.flush(trx);
-    for (let i = 0; i < created.length; i += 500)
-      await trx
-        .insertInto('import_people')
-        .values(created.slice(i, i + 500).map((person_id) => ({ import_id: imp.id, person_id })))
-        .execute();
-    for (let i = 0; i < errors.length; i += 500)
-      await trx
-        .insertInto('import_errors')
-        .values(errors.slice(i, i + 500))
-        .execute();
-    const moved = await trx
-      .updateTable('imports')
-      .set((eb) => ({
-        processed: eb('processed', '+', rows.length),
-        created: eb('created', '+', counts.created),
-        updated: eb('updated', '+', counts.updated),
-        skipped: eb('skipped', '+', counts.skipped),
-        error_count: eb('error_count', '+', errors.length),
-        updated_at: isoSeconds(ctx.clock.now()),
-      }))
-      .where('id', '=', imp.id)
-      .where('processed', '=', imp.processed)
-      .where('status', '=', 'running')
-      .where('undo_status', 'is', null)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new ImportMoved();
+    const writes = new CombinedWrites();
+    const real = await staged.write(trx, ctx.dialect, imp.account_id, events, writes);
+    const created = [...real.values()].map((person_id) => ({ import_id: imp.id, person_id }));
+    insertRowsLater(writes, ctx.dialect, 'outbox', events.take());
+    insertRowsLater(writes, ctx.dialect, 'import_people', created);
+    insertRowsLater(writes, ctx.dialect, 'import_errors', errors);
+    writes.count(sql`update imports set
+        processed = processed + ${rows.length}, created = created + ${counts.created},
+        updated = updated + ${counts.updated}, skipped = skipped + ${counts.skipped},
+        error_count = error_count + ${errors.length}, updated_at = ${isoSeconds(ctx.clock.now())}
+      where id = ${imp.id} and processed = ${imp.processed} and status = 'running'
+        and undo_status is null
+      returning 1`);
+    // The batch's writes after the insert of its new people, in one round trip on PostgreSQL.
+    const moved = await writes.run(trx, ctx.dialect);
+    if (moved !== 1) throw new ImportMoved();
   });
   imp.processed += rows.length;
 }
 
-/** A visible match the batch has not read (see matchedPeople: not expected), read now. */
+/** A visible match the batch has not read (see batchIndex: not expected), read now. */
 async function readUnstaged(
   trx: Trx,
   run: ImportRun,

@@ -1,3 +1,4 @@
+import type { CombinedWrites } from '../db/combined-writes.js';
 import type { Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import { type PersonState, changedFields } from '../people/people.state.js';
@@ -93,14 +94,15 @@ export class StagedPeople {
   }
 
   /**
-   * Inserts the new people, updates the changed ones and records the events with the real ids.
-   * Answers the real id of each stand-in.
+   * Inserts the new people, and adds to `writes` the updates of the changed ones and their lookup
+   * rows; records the events with the real ids. Answers the real id of each stand-in.
    */
   async write(
     trx: Trx,
     dialect: DialectName,
     accountId: number,
     events: EventBatch,
+    writes: CombinedWrites,
   ): Promise<Map<number, number>> {
     const created: number[] = [];
     const fresh: NewPerson[] = [];
@@ -117,9 +119,9 @@ export class StagedPeople {
       } else if (p.state !== p.stored)
         changes.push({ personId: id, before: p.stored, after: p.state, at: p.at });
     }
-    const ids = await insertPeople(trx, dialect, accountId, fresh);
+    const ids = await insertPeople(trx, dialect, accountId, fresh, writes);
     const real = new Map(created.map((standIn, k) => [standIn, ids[k]]));
-    await updatePeople(trx, dialect, accountId, changes);
+    await updatePeople(trx, dialect, accountId, changes, writes);
     for (const { event, ids: eventIds, data } of this.#events)
       await events.emit(
         trx,

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import type { CombinedWrites } from '../db/combined-writes.js';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
 import type { PersonRow } from './people.presenter.js';
@@ -13,13 +14,24 @@ import { padded } from './people.matching.js';
  * The rows travel as one JSON document per statement (json_to_recordset, json_each), so each
  * statement has one text whatever its number of rows: SQLite's statement cache keeps a handful of
  * statements instead of one per row count, and neither database parses thousands of parameters.
+ * Only the insert of the people waits for its answer (their ids); the updates and the lookup rows
+ * go into the caller's CombinedWrites, one round trip with the caller's other writes on PostgreSQL.
  */
 
 /** Rows per statement. */
 const CHUNK = 500;
+/**
+ * Rows per JSON document of a write that waits for no answer (CombinedWrites). On PostgreSQL they
+ * cost no round trip, so their documents stay under V8's large-object size (128 KiB): a larger
+ * string is allocated straight into the old generation and is only freed by a full collection,
+ * which let a 100,000-row import's heap grow by tens of MB between collections.
+ */
+const LATER_CHUNK = { postgres: 100, sqlite: CHUNK } as const;
 
 const INTEGER_COLUMNS = new Set([
   'id',
+  'import_id',
+  'row',
   'account_id',
   'person_id',
   'user_id',
@@ -45,24 +57,37 @@ function jsonRows(dialect: DialectName, columns: string[], rows: Record<string, 
   )} from json_each(${json}) as j order by j.key`;
 }
 
-/** `insert into table (columns) select … from <rows>`, returning the new ids if asked. */
-async function insertJson(
-  trx: Trx,
+/** `insert into table (columns) select … from <rows>`, a statement per CHUNK rows. */
+function insertStatements(
   dialect: DialectName,
   table: string,
   rows: Record<string, unknown>[],
   returningId = false,
-): Promise<number[]> {
+  chunk = CHUNK,
+): RawBuilder<{ id: number }>[] {
   const columns = Object.keys(rows[0]);
-  const ids: number[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const select = jsonRows(dialect, columns, rows.slice(i, i + CHUNK));
-    const insert = sql<{ id: number }>`insert into ${sql.table(table)} (${sql.join(
-      columns.map((c) => sql.ref(c)),
-    )}) ${select}${returningId ? sql` returning id` : sql``}`;
-    ids.push(...(await insert.execute(trx)).rows.map((r) => Number(r.id)));
+  const statements: RawBuilder<{ id: number }>[] = [];
+  for (let i = 0; i < rows.length; i += chunk) {
+    const select = jsonRows(dialect, columns, rows.slice(i, i + chunk));
+    statements.push(
+      sql<{ id: number }>`insert into ${sql.table(table)} (${sql.join(
+        columns.map((c) => sql.ref(c)),
+      )}) ${select}${returningId ? sql` returning id` : sql``}`,
+    );
   }
-  return ids;
+  return statements;
+}
+
+/** Rows inserted into a table, added to `writes` (one round trip for all of them on PostgreSQL). */
+export function insertRowsLater(
+  writes: CombinedWrites,
+  dialect: DialectName,
+  table: string,
+  rows: Record<string, unknown>[],
+): void {
+  if (rows.length)
+    for (const statement of insertStatements(dialect, table, rows, false, LATER_CHUNK[dialect]))
+      writes.add(statement);
 }
 
 /**
@@ -101,35 +126,55 @@ export interface NewPerson {
 }
 
 /**
- * Inserts people and answers their ids in the order given. Both databases number the rows of one
- * INSERT … SELECT in the order the SELECT yields them (PostgreSQL's sequence default is evaluated
- * row by row; SQLite takes the next rowid for each), so the returned ids sorted ascending are the
- * rows' in order, whatever order RETURNING lists them in.
+ * Inserts people and answers their ids in the order given. On SQLite the rows of one INSERT …
+ * SELECT take the next rowids in the order the SELECT yields them, so the returned ids sorted
+ * ascending are the rows' in order. On PostgreSQL the ids are drawn from the column's sequence
+ * first (ascending, as its default would have drawn them row by row), and the insert joins the
+ * caller's other writes: one round trip, and JSON documents kept small (LATER_CHUNK).
  */
 export async function insertPeople(
   trx: Trx,
   dialect: DialectName,
   accountId: number,
   people: NewPerson[],
+  writes: CombinedWrites,
 ): Promise<number[]> {
   if (people.length === 0) return [];
+  const row = (p: NewPerson) => ({
+    account_id: accountId,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    created_via: p.createdVia,
+    ...columnsFromState(p.state),
+  });
   const ids: number[] = [];
-  for (let i = 0; i < people.length; i += CHUNK) {
-    const rows = people.slice(i, i + CHUNK).map((p) => ({
-      account_id: accountId,
-      created_at: p.createdAt,
-      updated_at: p.updatedAt,
-      created_via: p.createdVia,
-      ...columnsFromState(p.state),
-    }));
-    const returned = await insertJson(trx, dialect, 'people', rows, true);
-    ids.push(...returned.sort((a, b) => a - b));
-  }
+  if (dialect === 'postgres') {
+    const drawn = await sql<{ id: string }>`select nextval(pg_get_serial_sequence('people', 'id'))
+      as id from generate_series(1, ${people.length})`.execute(trx);
+    ids.push(...drawn.rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+    insertRowsLater(
+      writes,
+      dialect,
+      'people',
+      people.map((p, k) => ({ id: ids[k], ...row(p) })),
+    );
+  } else
+    for (let i = 0; i < people.length; i += CHUNK) {
+      const [insert] = insertStatements(
+        dialect,
+        'people',
+        people.slice(i, i + CHUNK).map(row),
+        true,
+      );
+      const returned = (await insert.execute(trx)).rows.map((r) => Number(r.id));
+      ids.push(...returned.sort((a, b) => a - b));
+    }
   await syncLookupsOf(
     trx,
-    dialect,
     accountId,
     people.map((p, k) => ({ personId: ids[k], state: p.state })),
+    dialect,
+    writes,
   );
   return ids;
 }
@@ -159,6 +204,7 @@ export async function updatePeople(
   dialect: DialectName,
   accountId: number,
   changes: ChangedPerson[],
+  writes: CombinedWrites,
 ): Promise<void> {
   const shapes = new Map<string, Record<string, unknown>[]>();
   for (const change of changes) {
@@ -171,26 +217,31 @@ export async function updatePeople(
   for (const [shape, rows] of shapes) {
     const columns = [...(shape ? shape.split(',') : []), 'updated_at'];
     const assignments = sql.join(columns.map((c) => sql`${sql.ref(c)} = j.${sql.ref(c)}`));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const source = jsonRows(dialect, ['id', ...columns], rows.slice(i, i + CHUNK));
-      await sql`update people set ${assignments} from (${source}) as j
-        where people.account_id = ${accountId} and people.id = j.id`.execute(trx);
+    for (let i = 0; i < rows.length; i += LATER_CHUNK[dialect]) {
+      const source = jsonRows(dialect, ['id', ...columns], rows.slice(i, i + LATER_CHUNK[dialect]));
+      writes.add(sql`update people set ${assignments} from (${source}) as j
+        where people.account_id = ${accountId} and people.id = j.id`);
     }
   }
   await syncLookupsOf(
     trx,
-    dialect,
     accountId,
     changes.map((c) => ({ personId: c.personId, state: c.after, previous: c.before })),
+    dialect,
+    writes,
   );
 }
 
-/** syncLookups for many people: what is new in one multi-row INSERT per table, what is gone deleted. */
+/**
+ * syncLookups for many people: what is gone deleted now, what is new added to `writes` (one
+ * multi-row INSERT per table).
+ */
 async function syncLookupsOf(
   trx: Trx,
-  dialect: DialectName,
   accountId: number,
   people: { personId: number; state: PersonState; previous?: PersonState }[],
+  dialect: DialectName,
+  writes: CombinedWrites,
 ): Promise<void> {
   const tables = Object.keys(LOOKUP_COLUMNS) as (keyof typeof LOOKUP_COLUMNS)[];
   const added = new Map(tables.map((t) => [t, [] as Record<string, unknown>[]]));
@@ -215,5 +266,5 @@ async function syncLookupsOf(
           added.get(table)!.push({ account_id: accountId, person_id: personId, [column]: value });
     }
   }
-  for (const [table, rows] of added) if (rows.length) await insertJson(trx, dialect, table, rows);
+  for (const [table, rows] of added) insertRowsLater(writes, dialect, table, rows);
 }

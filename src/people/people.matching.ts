@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { reusableQuery } from '../db/reusable-query.js';
 import type { PersonState } from './people.state.js';
@@ -33,8 +34,8 @@ export function padded<T>(values: T[]): T[] {
 }
 
 /**
- * findMatchingPerson for many people at once (a bulk import): one query per 500 emails or phones
- * instead of one or two per person. `match` answers as findMatchingPerson would (any email, the
+ * findMatchingPerson for many people at once (a bulk import): one query per 500 emails and 500
+ * phones instead of one or two per person. `match` answers as findMatchingPerson would (any email, the
  * lowest id; else any phone) and `learn` records what the caller has written since, so people of
  * the same batch match each other.
  */
@@ -51,23 +52,27 @@ export async function matchingIndex(
   };
   const lowered = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
   const digits = [...new Set(phones.map(normalizePhone).filter(Boolean))];
-  for (let i = 0; i < lowered.length; i += 500) {
-    const rows = await db
+  // Each round trip asks for up to 500 emails and 500 phones at once (on PostgreSQL each query is one).
+  for (let i = 0; i < Math.max(lowered.length, digits.length); i += 500) {
+    const someEmails = lowered.slice(i, i + 500);
+    const somePhones = digits.slice(i, i + 500);
+    const byEmailQuery = db
       .selectFrom('person_emails')
-      .select(['email', 'person_id'])
+      .select([sql.lit('e').as('kind'), 'email as value', 'person_id'])
       .where('account_id', '=', accountId)
-      .where('email', 'in', padded(lowered.slice(i, i + 500)))
-      .execute();
-    for (const r of rows) keep(byEmail, r.email, r.person_id);
-  }
-  for (let i = 0; i < digits.length; i += 500) {
-    const rows = await db
+      .where('email', 'in', padded(someEmails));
+    const byPhoneQuery = db
       .selectFrom('person_phones')
-      .select(['normalized', 'person_id'])
+      .select([sql.lit('p').as('kind'), 'normalized as value', 'person_id'])
       .where('account_id', '=', accountId)
-      .where('normalized', 'in', padded(digits.slice(i, i + 500)))
-      .execute();
-    for (const r of rows) keep(byPhone, r.normalized, r.person_id);
+      .where('normalized', 'in', padded(somePhones));
+    const query = !somePhones.length
+      ? byEmailQuery
+      : !someEmails.length
+        ? byPhoneQuery
+        : byEmailQuery.unionAll(byPhoneQuery);
+    for (const r of await query.execute())
+      keep(r.kind === 'e' ? byEmail : byPhone, r.value, r.person_id);
   }
   const lowest = (map: Map<string, number>, keys: string[]) =>
     keys.reduce<number | undefined>((min, k) => {

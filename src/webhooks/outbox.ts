@@ -57,6 +57,11 @@ export class EventBatch {
 
   /** Records the events, all in one statement (on PostgreSQL each statement is a round trip). */
   async flush(trx: Trx, idsPerEvent = 100, now: number = Date.now()): Promise<void> {
+    await insertRows(trx, 'outbox', this.take(idsPerEvent, now));
+  }
+
+  /** The outbox rows of the events collected (and forgets them), for a caller that inserts them. */
+  take(idsPerEvent = 100, now: number = Date.now()) {
     const rows = [];
     for (const { accountId, event, data, ids } of this.#groups.values())
       for (let i = 0; i < ids.length; i += idsPerEvent)
@@ -69,6 +74,6 @@ export class EventBatch {
           dispatched_at: null,
         });
     this.#groups.clear();
-    await insertRows(trx, 'outbox', rows);
+    return rows;
   }
 }
