@@ -1,0 +1,134 @@
+// The SQLite loader of scale-seed.ts: one connection of its own, tuned for one big write, that
+// sets the people tables' indexes and triggers aside, appends every row with multi-row inserts
+// reused for the whole load, builds the indexes back and commits once.
+import Database from 'better-sqlite3';
+import { PERSON_COLUMNS, type SeedSource, searchRow } from './scale-seed.js';
+
+/** The tables one person's rows go to; their indexes and triggers wait until the load is done. */
+const PEOPLE_TABLES = ['people', 'person_emails', 'person_phones', 'person_tags'];
+/** Rows per insert statement (SQLite allows 32,766 parameters: people's 23 columns fit 1,400). */
+const ROWS_PER_INSERT = 500;
+/**
+ * FTS5 keeps the terms of the rows written since its last flush in memory and writes them out as
+ * a new segment past `hashsize` bytes (1 MiB by default), merging segments as they pile up: at a
+ * million people that is hundreds of small segments merged again and again. With 256 MiB it
+ * flushes a few times and the index comes out in fewer, bigger segments (better for searches,
+ * too). Set for this load only: the table's configuration is as it was when the seed commits.
+ */
+const FTS_LOAD_CONFIG: Record<string, number> = { hashsize: 256 * 1024 * 1024 };
+/** The defaults the configuration goes back to (fts5_config.c). */
+const FTS_DEFAULTS: Record<string, number> = { hashsize: 1024 * 1024 };
+
+type Value = string | number | null;
+
+/**
+ * Appends rows to a table: values go into one reused parameter array, run as a multi-row insert
+ * each time it is full; `flush` writes what is left.
+ */
+function inserter(db: Database.Database, table: string, columns: string[]) {
+  const one = `(${columns.map(() => '?').join(', ')})`;
+  const statement = (rows: number) =>
+    db.prepare(
+      `insert into ${table} (${columns.join(', ')}) values ${Array(rows).fill(one).join(', ')}`,
+    );
+  const full = statement(ROWS_PER_INSERT);
+  const params: Value[] = new Array<Value>(ROWS_PER_INSERT * columns.length);
+  let at = 0;
+  return {
+    add(value: Value) {
+      params[at++] = value;
+      if (at === params.length) {
+        full.run(params);
+        at = 0;
+      }
+    },
+    flush() {
+      if (at > 0) statement(at / columns.length).run(params.slice(0, at));
+      at = 0;
+    },
+  };
+}
+
+/** Sets FTS5 options of people_search for this load; returns how to put its configuration back. */
+function tuneSearchIndex(db: Database.Database) {
+  const before = db.prepare('select k, v from people_search_config').all() as {
+    k: string;
+    v: unknown;
+  }[];
+  const set = (key: string, value: number) =>
+    db.exec(`insert into people_search (people_search, rank) values ('${key}', ${value})`);
+  for (const [key, value] of Object.entries(FTS_LOAD_CONFIG)) set(key, value);
+  return () => {
+    for (const key of Object.keys(FTS_LOAD_CONFIG)) {
+      const was = before.find((row) => row.k === key);
+      set(key, typeof was?.v === 'number' ? was.v : FTS_DEFAULTS[key]);
+    }
+  };
+}
+
+/** Returns the id of the first person written (the others follow in order). */
+export function seedSqlite(source: SeedSource, file: string): number {
+  const { count, make, lap } = source;
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  db.pragma('threads = 2'); // index builds sort with a helper thread
+  db.pragma('synchronous = off');
+  db.pragma('foreign_keys = off'); // every reference is made consistent by construction
+  db.pragma('cache_size = -1000000');
+  db.pragma('temp_store = memory');
+  try {
+    const setAside = db
+      .prepare(
+        `select type, name, sql from sqlite_master where type in ('index', 'trigger')
+         and sql is not null and tbl_name in (${PEOPLE_TABLES.map(() => '?').join(', ')})`,
+      )
+      .all(...PEOPLE_TABLES) as { type: string; name: string; sql: string }[];
+    const firstId = db.transaction(() => {
+      for (const { type, name } of setAside) db.exec(`drop ${type} ${name}`);
+      const restoreSearchConfig = tuneSearchIndex(db);
+      const { last } = db.prepare('select coalesce(max(id), 0) as last from people').get() as {
+        last: number;
+      };
+      const people = inserter(db, 'people', ['id', ...PERSON_COLUMNS]);
+      const lookup = (table: string, column: string) =>
+        inserter(db, table, ['account_id', 'person_id', column]);
+      const emails = lookup('person_emails', 'email');
+      const phones = lookup('person_phones', 'normalized');
+      const tags = lookup('person_tags', 'tag');
+      // The FTS5 rows the people_search_insert trigger would have written.
+      const search = inserter(db, 'people_search', ['rowid', 'names', 'emails', 'phones']);
+      lap('setup');
+      for (let i = 0; i < count; i++) {
+        const p = make(i);
+        const id = last + 1 + i;
+        const accountId = p.values[0];
+        people.add(id);
+        for (const value of p.values) people.add(value);
+        const lookupRow = (into: ReturnType<typeof lookup>, value: string) => {
+          into.add(accountId);
+          into.add(id);
+          into.add(value);
+        };
+        lookupRow(emails, p.email);
+        lookupRow(phones, p.phone);
+        for (const tag of p.tags) lookupRow(tags, tag);
+        search.add(id);
+        for (const value of searchRow(p)) search.add(value);
+      }
+      for (const table of [people, emails, phones, tags, search]) table.flush();
+      lap('insert');
+      restoreSearchConfig();
+      for (const { sql } of setAside) db.exec(sql);
+      lap('index');
+      return last + 1;
+    })();
+    lap('commit');
+    db.exec('analyze');
+    lap('analyze');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    lap('checkpoint');
+    return firstId;
+  } finally {
+    db.close();
+  }
+}
