@@ -3,6 +3,7 @@
 // reused for the whole load, builds the indexes back and commits once.
 import Database from 'better-sqlite3';
 import { PERSON_COLUMNS, type SeedSource, searchRow } from './scale-seed.js';
+import { searchIndexIsEmpty, startSearchBuild } from './scale-seed-search.js';
 
 /** The tables one person's rows go to; their indexes and triggers wait until the load is done. */
 const PEOPLE_TABLES = ['people', 'person_emails', 'person_phones', 'person_tags'];
@@ -25,7 +26,7 @@ type Value = string | number | null;
  * Appends rows to a table: values go into one reused parameter array, run as a multi-row insert
  * each time it is full; `flush` writes what is left.
  */
-function inserter(db: Database.Database, table: string, columns: string[]) {
+export function inserter(db: Database.Database, table: string, columns: string[]) {
   const one = `(${columns.map(() => '?').join(', ')})`;
   const statement = (rows: number) =>
     db.prepare(
@@ -62,13 +63,18 @@ function tuneSearchIndex(db: Database.Database) {
     for (const key of Object.keys(FTS_LOAD_CONFIG)) {
       const was = before.find((row) => row.k === key);
       set(key, typeof was?.v === 'number' ? was.v : FTS_DEFAULTS[key]);
+      if (was) continue;
+      // No row, as before (FTS5's shadow tables are written directly only outside defensive mode).
+      db.unsafeMode(true);
+      db.prepare('delete from people_search_config where k = ?').run(key);
+      db.unsafeMode(false);
     }
   };
 }
 
 /** Returns the id of the first person written (the others follow in order). */
-export function seedSqlite(source: SeedSource, file: string): number {
-  const { count, make, lap } = source;
+export async function seedSqlite(source: SeedSource, file: string): Promise<number> {
+  const { target, count, make, lap } = source;
   const db = new Database(file);
   db.pragma('busy_timeout = 10000');
   db.pragma('threads = 2'); // index builds sort with a helper thread
@@ -76,6 +82,22 @@ export function seedSqlite(source: SeedSource, file: string): number {
   db.pragma('foreign_keys = off'); // every reference is made consistent by construction
   db.pragma('cache_size = -1000000');
   db.pragma('temp_store = memory');
+  const lastId = () =>
+    db.prepare('select coalesce(max(id), 0) from people').pluck().get() as number;
+  // The search index is built on the other core when it starts empty (as in the bench).
+  const before = lastId();
+  const build = searchIndexIsEmpty(db)
+    ? startSearchBuild({
+        target,
+        count,
+        firstId: before + 1,
+        file: `${file}-seed-search-${process.pid}`,
+        createTable: db
+          .prepare("select sql from sqlite_master where name = 'people_search'")
+          .pluck()
+          .get() as string,
+      })
+    : null;
   try {
     const setAside = db
       .prepare(
@@ -83,52 +105,63 @@ export function seedSqlite(source: SeedSource, file: string): number {
          and sql is not null and tbl_name in (${PEOPLE_TABLES.map(() => '?').join(', ')})`,
       )
       .all(...PEOPLE_TABLES) as { type: string; name: string; sql: string }[];
-    const firstId = db.transaction(() => {
-      for (const { type, name } of setAside) db.exec(`drop ${type} ${name}`);
-      const restoreSearchConfig = tuneSearchIndex(db);
-      const { last } = db.prepare('select coalesce(max(id), 0) as last from people').get() as {
-        last: number;
+    db.exec('begin immediate');
+    for (const { type, name } of setAside) db.exec(`drop ${type} ${name}`);
+    const last = lastId();
+    // Unless a writer came in between, in which case the rows are written here.
+    const copySearch = build && last === before && searchIndexIsEmpty(db);
+    const restoreSearchConfig = copySearch ? () => undefined : tuneSearchIndex(db);
+    const people = inserter(db, 'people', ['id', ...PERSON_COLUMNS]);
+    const lookup = (table: string, column: string) =>
+      inserter(db, table, ['account_id', 'person_id', column]);
+    const emails = lookup('person_emails', 'email');
+    const phones = lookup('person_phones', 'normalized');
+    const tags = lookup('person_tags', 'tag');
+    // The FTS5 rows the people_search_insert trigger would have written.
+    const search = copySearch
+      ? null
+      : inserter(db, 'people_search', ['rowid', 'names', 'emails', 'phones']);
+    lap('setup');
+    for (let i = 0; i < count; i++) {
+      const p = make(i);
+      const id = last + 1 + i;
+      const accountId = p.values[0];
+      people.add(id);
+      for (const value of p.values) people.add(value);
+      const lookupRow = (into: ReturnType<typeof lookup>, value: string) => {
+        into.add(accountId);
+        into.add(id);
+        into.add(value);
       };
-      const people = inserter(db, 'people', ['id', ...PERSON_COLUMNS]);
-      const lookup = (table: string, column: string) =>
-        inserter(db, table, ['account_id', 'person_id', column]);
-      const emails = lookup('person_emails', 'email');
-      const phones = lookup('person_phones', 'normalized');
-      const tags = lookup('person_tags', 'tag');
-      // The FTS5 rows the people_search_insert trigger would have written.
-      const search = inserter(db, 'people_search', ['rowid', 'names', 'emails', 'phones']);
-      lap('setup');
-      for (let i = 0; i < count; i++) {
-        const p = make(i);
-        const id = last + 1 + i;
-        const accountId = p.values[0];
-        people.add(id);
-        for (const value of p.values) people.add(value);
-        const lookupRow = (into: ReturnType<typeof lookup>, value: string) => {
-          into.add(accountId);
-          into.add(id);
-          into.add(value);
-        };
-        lookupRow(emails, p.email);
-        lookupRow(phones, p.phone);
-        for (const tag of p.tags) lookupRow(tags, tag);
-        search.add(id);
-        for (const value of searchRow(p)) search.add(value);
-      }
-      for (const table of [people, emails, phones, tags, search]) table.flush();
-      lap('insert');
-      restoreSearchConfig();
-      for (const { sql } of setAside) db.exec(sql);
-      lap('index');
-      return last + 1;
-    })();
+      lookupRow(emails, p.email);
+      lookupRow(phones, p.phone);
+      for (const tag of p.tags) lookupRow(tags, tag);
+      if (!search) continue;
+      search.add(id);
+      for (const value of searchRow(p)) search.add(value);
+    }
+    for (const table of [people, emails, phones, tags, search]) table?.flush();
+    lap('insert');
+    restoreSearchConfig();
+    for (const { sql } of setAside) db.exec(sql);
+    lap('index');
+    if (copySearch) {
+      await build.copyInto(db);
+      lap('search index copy');
+    }
+    db.exec('commit');
     lap('commit');
+    await build?.dispose(db);
     db.exec('analyze');
     lap('analyze');
     db.pragma('wal_checkpoint(TRUNCATE)');
     lap('checkpoint');
-    return firstId;
+    return last + 1;
+  } catch (error) {
+    if (db.inTransaction) db.exec('rollback');
+    throw error;
   } finally {
+    await build?.dispose(db);
     db.close();
   }
 }

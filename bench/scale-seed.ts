@@ -240,6 +240,7 @@ export const searchRow = (p: GeneratedPerson) => [
 
 /** What a loader writes: `count` people, made in id order by `make(i)`. */
 export interface SeedSource {
+  target: SeedTarget;
   count: number;
   make: (i: number) => GeneratedPerson;
   /** adds the seconds since the last lap to the named phase */
@@ -267,6 +268,7 @@ export async function seedScalePeople(target: SeedTarget, count: number): Promis
   let mark = began;
   let cpuMark = cpu;
   const source: SeedSource = {
+    target,
     count,
     make: (i) => {
       const person = generate(i);
@@ -282,7 +284,7 @@ export async function seedScalePeople(target: SeedTarget, count: number): Promis
     },
   };
   const firstId = target.databaseUrl.startsWith('sqlite:')
-    ? seedSqlite(source, target.databaseUrl.slice('sqlite:'.length))
+    ? await seedSqlite(source, target.databaseUrl.slice('sqlite:'.length))
     : await seedPostgres(source, target.databaseUrl);
   const used = process.cpuUsage(cpu);
   return {
