@@ -2,24 +2,13 @@
 // sets the people tables' indexes and triggers aside, appends every row with multi-row inserts
 // reused for the whole load, builds the indexes back and commits once.
 import Database from 'better-sqlite3';
-import { PERSON_COLUMNS, type SeedSource, searchRow } from './scale-seed.js';
-import { searchIndexIsEmpty, startSearchBuild } from './scale-seed-search.js';
+import { PERSON_COLUMNS, type SeedSource } from './scale-seed.js';
+import { searchIndexIsEmpty, startSearchBuild, writeSearchRows } from './scale-seed-search.js';
 
 /** The tables one person's rows go to; their indexes and triggers wait until the load is done. */
 const PEOPLE_TABLES = ['people', 'person_emails', 'person_phones', 'person_tags'];
 /** Rows per insert statement (SQLite allows 32,766 parameters: people's 23 columns fit 1,400). */
 const ROWS_PER_INSERT = 500;
-/**
- * FTS5 keeps the terms of the rows written since its last flush in memory and writes them out as
- * a new segment past `hashsize` bytes (1 MiB by default), merging segments as they pile up: at a
- * million people that is hundreds of small segments merged again and again. With 256 MiB it
- * flushes a few times and the index comes out in fewer, bigger segments (better for searches,
- * too). Set for this load only: the table's configuration is as it was when the seed commits.
- */
-const FTS_LOAD_CONFIG: Record<string, number> = { hashsize: 256 * 1024 * 1024 };
-/** The defaults the configuration goes back to (fts5_config.c). */
-const FTS_DEFAULTS: Record<string, number> = { hashsize: 1024 * 1024 };
-
 type Value = string | number | null;
 
 /**
@@ -50,28 +39,6 @@ export function inserter(db: Database.Database, table: string, columns: string[]
   };
 }
 
-/** Sets FTS5 options of people_search for this load; returns how to put its configuration back. */
-function tuneSearchIndex(db: Database.Database) {
-  const before = db.prepare('select k, v from people_search_config').all() as {
-    k: string;
-    v: unknown;
-  }[];
-  const set = (key: string, value: number) =>
-    db.exec(`insert into people_search (people_search, rank) values ('${key}', ${value})`);
-  for (const [key, value] of Object.entries(FTS_LOAD_CONFIG)) set(key, value);
-  return () => {
-    for (const key of Object.keys(FTS_LOAD_CONFIG)) {
-      const was = before.find((row) => row.k === key);
-      set(key, typeof was?.v === 'number' ? was.v : FTS_DEFAULTS[key]);
-      if (was) continue;
-      // No row, as before (FTS5's shadow tables are written directly only outside defensive mode).
-      db.unsafeMode(true);
-      db.prepare('delete from people_search_config where k = ?').run(key);
-      db.unsafeMode(false);
-    }
-  };
-}
-
 /** Returns the id of the first person written (the others follow in order). */
 export async function seedSqlite(source: SeedSource, file: string): Promise<number> {
   const { target, count, make, lap } = source;
@@ -85,20 +52,21 @@ export async function seedSqlite(source: SeedSource, file: string): Promise<numb
   const lastId = () =>
     db.prepare('select coalesce(max(id), 0) from people').pluck().get() as number;
   // The search index is built on the other core when it starts empty (as in the bench).
-  const before = lastId();
-  const build = searchIndexIsEmpty(db)
-    ? startSearchBuild({
-        target,
-        count,
-        firstId: before + 1,
-        file: `${file}-seed-search-${process.pid}`,
-        createTable: db
-          .prepare("select sql from sqlite_master where name = 'people_search'")
-          .pluck()
-          .get() as string,
-      })
-    : null;
+  let started: ReturnType<typeof startSearchBuild> | null = null;
   try {
+    const before = lastId();
+    const build = (started = searchIndexIsEmpty(db)
+      ? startSearchBuild({
+          target,
+          count,
+          firstId: before + 1,
+          file: `${file}-seed-search-${process.pid}`,
+          createTable: db
+            .prepare("select sql from sqlite_master where name = 'people_search'")
+            .pluck()
+            .get() as string,
+        })
+      : null);
     const setAside = db
       .prepare(
         `select type, name, sql from sqlite_master where type in ('index', 'trigger')
@@ -110,17 +78,12 @@ export async function seedSqlite(source: SeedSource, file: string): Promise<numb
     const last = lastId();
     // Unless a writer came in between, in which case the rows are written here.
     const copySearch = build && last === before && searchIndexIsEmpty(db);
-    const restoreSearchConfig = copySearch ? () => undefined : tuneSearchIndex(db);
     const people = inserter(db, 'people', ['id', ...PERSON_COLUMNS]);
     const lookup = (table: string, column: string) =>
       inserter(db, table, ['account_id', 'person_id', column]);
     const emails = lookup('person_emails', 'email');
     const phones = lookup('person_phones', 'normalized');
     const tags = lookup('person_tags', 'tag');
-    // The FTS5 rows the people_search_insert trigger would have written.
-    const search = copySearch
-      ? null
-      : inserter(db, 'people_search', ['rowid', 'names', 'emails', 'phones']);
     lap('setup');
     for (let i = 0; i < count; i++) {
       const p = make(i);
@@ -136,18 +99,17 @@ export async function seedSqlite(source: SeedSource, file: string): Promise<numb
       lookupRow(emails, p.email);
       lookupRow(phones, p.phone);
       for (const tag of p.tags) lookupRow(tags, tag);
-      if (!search) continue;
-      search.add(id);
-      for (const value of searchRow(p)) search.add(value);
     }
-    for (const table of [people, emails, phones, tags, search]) table?.flush();
+    for (const table of [people, emails, phones, tags]) table.flush();
     lap('insert');
-    restoreSearchConfig();
     for (const { sql } of setAside) db.exec(sql);
     lap('index');
-    if (copySearch) {
-      await build.copyInto(db);
-      lap('search index copy');
+    // The FTS5 rows the people_search_insert trigger would have written: the worker's, or written
+    // here (the worker could not start, say) from the same generator.
+    if (copySearch && (await build.copyInto(db))) lap('search index copy');
+    else {
+      writeSearchRows(db, { target, count, firstId: last + 1 });
+      lap('search index');
     }
     db.exec('commit');
     lap('commit');
@@ -161,7 +123,7 @@ export async function seedSqlite(source: SeedSource, file: string): Promise<numb
     if (db.inTransaction) db.exec('rollback');
     throw error;
   } finally {
-    await build?.dispose(db);
+    await started?.dispose(db);
     db.close();
   }
 }
