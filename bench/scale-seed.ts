@@ -2,14 +2,15 @@
 // stages and sources; created times over three years in id order, activity and updates after
 // them; several agents and lenders.
 //
-// Written the way a bulk loader writes: the indexes and triggers of the people tables are set
-// aside, every row (the person, its email, phone and tag lookup rows, and its search-index row)
-// is written in large multi-row inserts, and the indexes are built once at the end, all in one
-// transaction, so a failed seed leaves the database as it was. The search rows hold what the
-// triggers would have written (SQLite: the FTS5 row of migration 0140_b; PostgreSQL: the stored
-// `search_text` of 0270, from the same SQL function), and the triggers are back when it commits.
-import Database from 'better-sqlite3';
-import pg from 'pg';
+// Written the way a bulk loader writes (scale-seed-sqlite.ts, scale-seed-postgres.ts): the
+// indexes and triggers of the people tables are set aside, every row (the person, its email, phone
+// and tag lookup rows, and its search-index row) is written in bulk, and the indexes are built
+// once at the end, all in one transaction, so a failed seed leaves the database as it was. The
+// search rows hold what the triggers would have written (SQLite: the FTS5 row of migration 0140_b;
+// PostgreSQL: the stored `search_text` of 0270, from the same SQL function), and the triggers are
+// back when it commits.
+import { seedPostgres } from './scale-seed-postgres.js';
+import { seedSqlite } from './scale-seed-sqlite.js';
 
 const FIRST = (
   'James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard ' +
@@ -113,8 +114,53 @@ export interface SeededPerson {
   tags: string[];
 }
 
+type Value = string | number | null;
+
+/** The columns of people a generated person fills, in the order of its `values`. */
+export const PERSON_COLUMNS = [
+  'account_id',
+  'created_at',
+  'updated_at',
+  'last_activity',
+  'created_via',
+  'name',
+  'first_name',
+  'last_name',
+  'stage_id',
+  'source',
+  'source_url',
+  'price',
+  'background',
+  'assigned_user_id',
+  'assigned_lender_id',
+  'contacted',
+  'emails',
+  'phones',
+  'addresses',
+  'tags',
+  'collaborators',
+  'custom',
+] as const;
+
+/** One generated person: its people row (PERSON_COLUMNS order, without id) and what hangs off it. */
+export interface GeneratedPerson {
+  values: Value[];
+  name: string;
+  first: string;
+  last: string;
+  email: string;
+  /** the phone's digits (its `normalized` value) */
+  phone: string;
+  tags: string[];
+}
+
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
+/**
+ * Person i of `count`. The draws from the random sequence are made in a fixed order, so every run
+ * (and both databases) seed the same people; the JSON columns are written out as JSON.stringify
+ * would write them, without building the objects.
+ */
 export function generator(target: SeedTarget, count: number) {
   const rnd = random(19);
   const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)];
@@ -126,67 +172,87 @@ export function generator(target: SeedTarget, count: number) {
     return list[0][0];
   };
   const start = target.now - 3 * YEAR_MS;
-  return (i: number): SeededPerson => {
+  return (i: number): GeneratedPerson => {
     const first = pick(FIRST);
     const r = rnd();
     const last = r < 0.0001 ? RARE_LAST_NAME : r < 0.15 ? pick(SON) : pick(LAST);
     const created = start + Math.floor(((i + rnd()) / count) * 3 * YEAR_MS);
     const later = () => created + Math.floor(rnd() * (target.now - created));
-    const tags = TAGS.filter(([, p]) => rnd() < p).map(([t]) => t);
+    const tags: string[] = [];
+    for (const [tag, p] of TAGS) if (rnd() < p) tags.push(tag);
     const phone = `${pick(AREA)}${String(Math.floor(rnd() * 1e7)).padStart(7, '0')}`;
     const email = `${first}.${last}${i}@${pick(DOMAINS)}`.toLowerCase();
     const assigned = rnd() < 0.9 ? pick(target.agentIds) : null;
     const lender = rnd() < 0.2 ? pick(target.lenderIds) : null;
     const source = weighted(SOURCES);
+    const updated = iso(later());
+    const lastActivity = rnd() < 0.3 ? null : iso(later());
+    const stage = target.stageIds[weighted(STAGES)] ?? null;
+    const price = rnd() < 0.4 ? null : 100_000 + Math.floor(rnd() * 190) * 10_000;
+    const contacted = rnd() < 0.5 ? 1 : 0;
+    const name = `${first} ${last}`;
+    const shown = `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`;
+    const emails = `[{"value":${JSON.stringify(email)},"type":"home","status":"Valid","isPrimary":true}]`;
+    const phones =
+      `[{"value":${JSON.stringify(shown)},"type":"mobile","status":"Valid","isPrimary":true,` +
+      `"normalized":${JSON.stringify(phone)}}]`;
     return {
-      person: {
-        account_id: target.accountId,
-        created_at: iso(created),
-        updated_at: iso(later()),
-        last_activity: rnd() < 0.3 ? null : iso(later()),
-        created_via: 'Import',
-        name: `${first} ${last}`,
-        first_name: first,
-        last_name: last,
-        stage_id: target.stageIds[weighted(STAGES)] ?? null,
+      values: [
+        target.accountId,
+        iso(created),
+        updated,
+        lastActivity,
+        'Import',
+        name,
+        first,
+        last,
+        stage,
         source,
-        source_url: '',
-        price: rnd() < 0.4 ? null : 100_000 + Math.floor(rnd() * 190) * 10_000,
-        background: '',
-        assigned_user_id: assigned,
-        assigned_lender_id: lender,
-        contacted: rnd() < 0.5 ? 1 : 0,
-        emails: JSON.stringify([{ value: email, type: 'home', status: 'Valid', isPrimary: true }]),
-        phones: JSON.stringify([
-          {
-            value: `(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`,
-            type: 'mobile',
-            status: 'Valid',
-            isPrimary: true,
-            normalized: phone,
-          },
-        ]),
-        addresses: '[]',
-        tags: JSON.stringify(tags),
-        collaborators: '[]',
-        custom: '{}',
-      },
-      emails: [email],
-      phones: [phone],
+        '',
+        price,
+        '',
+        assigned,
+        lender,
+        contacted,
+        emails,
+        phones,
+        '[]',
+        JSON.stringify(tags),
+        '[]',
+        '{}',
+      ],
+      name,
+      first,
+      last,
+      email,
+      phone,
       tags,
     };
   };
 }
 
-/** The tables one person's rows go to; their indexes and triggers wait until the load is done. */
-const PEOPLE_TABLES = ['people', 'person_emails', 'person_phones', 'person_tags'];
-/** People per round of generated rows (and per multi-row insert on PostgreSQL). */
-const ROUND = 20_000;
+/** The three columns of the person's search-index row (0140_b), as its trigger writes them. */
+export const searchRow = (p: GeneratedPerson) => [
+  `${p.name} ${p.first} ${p.last}`,
+  p.email,
+  p.phone,
+];
+
+/** What a loader writes: `count` people, made in id order by `make(i)`. */
+export interface SeedSource {
+  target: SeedTarget;
+  count: number;
+  make: (i: number) => GeneratedPerson;
+  /** adds the seconds since the last lap to the named phase */
+  lap: (phase: string) => void;
+}
 
 export interface SeedResult {
   seconds: number;
   /** CPU seconds of this process (on SQLite all of the work; on PostgreSQL the server's is not in it) */
   cpuSeconds: number;
+  /** where the time went: wall and this process's CPU seconds per phase (insert, index, analyze…) */
+  phases: Record<string, { seconds: number; cpuSeconds: number }>;
   /** a few of the people written, with their ids, to check against what the API answers */
   samples: (SeededPerson & { id: number })[];
 }
@@ -197,185 +263,40 @@ export async function seedScalePeople(target: SeedTarget, count: number): Promis
   const cpu = process.cpuUsage();
   const generate = generator(target, count);
   const every = Math.max(1, Math.floor(count / 5));
-  const sampled = new Map<number, SeededPerson>();
-  const make = (i: number) => {
-    const person = generate(i);
-    if (i % every === 0 || i === count - 1) sampled.set(i, person);
-    return person;
+  const sampled = new Map<number, GeneratedPerson>();
+  const phases: SeedResult['phases'] = {};
+  let mark = began;
+  let cpuMark = cpu;
+  const source: SeedSource = {
+    target,
+    count,
+    make: (i) => {
+      const person = generate(i);
+      if (i % every === 0 || i === count - 1) sampled.set(i, person);
+      return person;
+    },
+    lap: (phase) => {
+      const [now, cpuNow] = [performance.now(), process.cpuUsage()];
+      const spent = (phases[phase] ??= { seconds: 0, cpuSeconds: 0 });
+      spent.seconds += (now - mark) / 1000;
+      spent.cpuSeconds += (cpuNow.user + cpuNow.system - cpuMark.user - cpuMark.system) / 1e6;
+      [mark, cpuMark] = [now, cpuNow];
+    },
   };
   const firstId = target.databaseUrl.startsWith('sqlite:')
-    ? seedSqlite(count, make, target.databaseUrl.slice('sqlite:'.length))
-    : await seedPostgres(count, make, target.databaseUrl);
+    ? await seedSqlite(source, target.databaseUrl.slice('sqlite:'.length))
+    : await seedPostgres(source, target.databaseUrl);
   const used = process.cpuUsage(cpu);
   return {
     seconds: (performance.now() - began) / 1000,
     cpuSeconds: (used.user + used.system) / 1e6,
-    samples: [...sampled].map(([i, person]) => ({ id: firstId + i, ...person })),
+    phases,
+    samples: [...sampled].map(([i, p]) => ({
+      id: firstId + i,
+      person: Object.fromEntries(PERSON_COLUMNS.map((column, k) => [column, p.values[k]])),
+      emails: [p.email],
+      phones: [p.phone],
+      tags: p.tags,
+    })),
   };
-}
-
-/** A table's rows as one array per column (as PostgreSQL's unnest takes them). */
-type Columns = Record<string, unknown[]>;
-
-/**
- * The rows of people `from`…`to` (ids firstId + i): the people, each lookup table's
- * (person_id, value) and the search index's (id, names, emails, phone digits), as migration
- * 0140_b's trigger would write them.
- */
-function round(make: (i: number) => SeededPerson, from: number, to: number, firstId: number) {
-  const people: Columns = { id: [] };
-  const lookup = (column: string): Columns => ({ account_id: [], person_id: [], [column]: [] });
-  const lookups = {
-    emails: { table: 'person_emails', column: 'email', rows: lookup('email') },
-    phones: { table: 'person_phones', column: 'normalized', rows: lookup('normalized') },
-    tags: { table: 'person_tags', column: 'tag', rows: lookup('tag') },
-  };
-  const search: Columns = { rowid: [], names: [], emails: [], phones: [] };
-  for (let i = from; i < to; i++) {
-    const p = make(i);
-    const id = firstId + i;
-    people.id.push(id);
-    for (const [column, value] of Object.entries(p.person)) (people[column] ??= []).push(value);
-    for (const field of ['emails', 'phones', 'tags'] as const) {
-      const { column, rows } = lookups[field];
-      for (const value of p[field]) {
-        rows.account_id.push(p.person.account_id);
-        rows.person_id.push(id);
-        rows[column].push(value);
-      }
-    }
-    const { name, first_name, last_name } = p.person;
-    search.rowid.push(id);
-    search.names.push(`${name} ${first_name} ${last_name}`);
-    search.emails.push(p.emails.join(' '));
-    search.phones.push(p.phones.join(' '));
-  }
-  return { people, lookups: Object.values(lookups), search };
-}
-
-/** Returns the id of the first person written (the others follow in order). */
-function seedSqlite(count: number, make: (i: number) => SeededPerson, file: string): number {
-  const db = new Database(file);
-  db.pragma('busy_timeout = 10000');
-  db.pragma('threads = 2'); // index builds sort with a helper thread
-  db.pragma('synchronous = off');
-  db.pragma('foreign_keys = off'); // every reference is made consistent by construction
-  db.pragma('cache_size = -1000000');
-  db.pragma('temp_store = memory');
-  try {
-    const setAside = db
-      .prepare(
-        `select type, name, sql from sqlite_master where type in ('index', 'trigger')
-         and sql is not null and tbl_name in (${PEOPLE_TABLES.map(() => '?').join(', ')})`,
-      )
-      .all(...PEOPLE_TABLES) as { type: string; name: string; sql: string }[];
-    // One statement per table and row count: at most 500 rows (SQLite allows 32,766 parameters).
-    const statements = new Map<string, Database.Statement>();
-    const insert = (table: string, columns: Columns) => {
-      const names = Object.keys(columns);
-      const values = Object.values(columns);
-      const rows = values[0].length;
-      for (let at = 0; at < rows; at += 500) {
-        const size = Math.min(500, rows - at);
-        const key = `${table} ${size}`;
-        let statement = statements.get(key);
-        if (!statement) {
-          const one = `(${names.map(() => '?').join(', ')})`;
-          statement = db.prepare(
-            `insert into ${table} (${names.join(', ')}) values ${Array(size).fill(one).join(', ')}`,
-          );
-          statements.set(key, statement);
-        }
-        const params: unknown[] = [];
-        for (let r = at; r < at + size; r++) for (const column of values) params.push(column[r]);
-        statement.run(params);
-      }
-    };
-    const firstId = db.transaction(() => {
-      for (const { type, name } of setAside) db.exec(`drop ${type} ${name}`);
-      const { last } = db.prepare('select coalesce(max(id), 0) as last from people').get() as {
-        last: number;
-      };
-      for (let from = 0; from < count; from += ROUND) {
-        const to = Math.min(count, from + ROUND);
-        const { people, lookups, search } = round(make, from, to, last + 1);
-        insert('people', people);
-        for (const { table, rows } of lookups) insert(table, rows);
-        // The FTS5 rows the people_search_insert trigger would have written.
-        insert('people_search', search);
-      }
-      for (const { sql } of setAside) db.exec(sql);
-      return last + 1;
-    })();
-    db.exec('analyze');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    return firstId;
-  } finally {
-    db.close();
-  }
-}
-
-/** Returns the id of the first person written (the others follow in order). */
-async function seedPostgres(
-  count: number,
-  make: (i: number) => SeededPerson,
-  databaseUrl: string,
-): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows: setAside } = await client.query<{ name: string; definition: string }>(
-      `select indexname as name, indexdef as definition from pg_indexes
-       where schemaname = current_schema() and tablename = any($1)
-         and indexname not in (select conname from pg_constraint)`,
-      [PEOPLE_TABLES],
-    );
-    const columns = Object.keys(make(0).person);
-    const types: Record<string, string> = {
-      account_id: 'int',
-      stage_id: 'int',
-      assigned_user_id: 'int',
-      assigned_lender_id: 'int',
-      contacted: 'int',
-      price: 'float8',
-    };
-    // search_text as the people_search_text trigger (0270) sets it, by the same function.
-    const personSql = `insert into people (id, ${columns.join(', ')}, search_text)
-      select u.*, hearth_person_search_text(u.name, u.first_name, u.last_name, u.emails, u.phones)
-      from unnest($1::int[], ${columns.map((c, k) => `$${k + 2}::${types[c] ?? 'text'}[]`).join(', ')})
-        as u(id, ${columns.join(', ')})`;
-    await client.query('begin');
-    // Triggers (the search-text one, whose work personSql does, and the foreign-key checks, which
-    // every row passes by construction) are off for this transaction only.
-    await client.query('set local session_replication_role = replica');
-    await client.query(`set local maintenance_work_mem = '512MB'`);
-    for (const { name } of setAside) await client.query(`drop index ${name}`);
-    const { rows } = await client.query<{ first: string }>(
-      `select nextval(pg_get_serial_sequence('people', 'id')) as first`,
-    );
-    const firstId = Number(rows[0].first);
-    await client.query(`select setval(pg_get_serial_sequence('people', 'id'), $1)`, [
-      firstId + count - 1,
-    ]);
-    for (let from = 0; from < count; from += ROUND) {
-      const { people, lookups } = round(make, from, Math.min(count, from + ROUND), firstId);
-      await client.query(personSql, [people.id, ...columns.map((c) => people[c])]);
-      for (const { table, column, rows } of lookups) {
-        await client.query(
-          `insert into ${table} (account_id, person_id, ${column})
-           select * from unnest($1::int[], $2::int[], $3::text[])`,
-          Object.values(rows),
-        );
-      }
-    }
-    for (const { definition } of setAside) await client.query(definition);
-    await client.query('commit');
-    await client.query('analyze');
-    return firstId;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
 }

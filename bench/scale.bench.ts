@@ -92,8 +92,12 @@ async function seedFor(ctx: AppContext, accountId: number, people: number, datab
     },
     people,
   );
+  const phases = Object.entries(seed.phases)
+    .filter(([, spent]) => spent.seconds >= 0.05)
+    .map(([phase, spent]) => `${phase} ${spent.seconds.toFixed(1)}`)
+    .join(', ');
   process.stderr.write(
-    `seeded ${people} people in ${seed.seconds.toFixed(1)} s (${seed.cpuSeconds.toFixed(1)} CPU s here; load ${loadavg()[0].toFixed(1)})\n`,
+    `seeded ${people} people in ${seed.seconds.toFixed(1)} s (${phases}; ${seed.cpuSeconds.toFixed(1)} CPU s here; load ${loadavg()[0].toFixed(1)})\n`,
   );
   return { seed, agentIds };
 }
