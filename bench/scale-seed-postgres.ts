@@ -96,8 +96,11 @@ export async function seedPostgres(source: SeedSource, databaseUrl: string): Pro
     }
     await client.query('commit');
     lap('commit');
-    await client.query('analyze');
-    lap('analyze');
+    // As autovacuum leaves a database that has settled after a bulk load: statistics, and the
+    // visibility map that lets counts answer from their indexes alone (index-only scans); without
+    // it the createdAfter= total read 5,000 table rows to check each index entry's visibility.
+    await client.query('vacuum (analyze)');
+    lap('vacuum analyze');
     return firstId;
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
