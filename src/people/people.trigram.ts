@@ -50,19 +50,25 @@ function cheaper(people: number, matches: number, wanted: number, sorted: boolea
   return index <= walk ? 'index' : 'walk';
 }
 
+/** The planner's estimate of the rows of a query (a parallel plan's Gather gives the total). */
+async function estimatedRows(db: DbOrTrx, query: { compile(): CompiledQuery }): Promise<number> {
+  const { sql: text, parameters } = query.compile();
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+    CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]),
+  );
+  return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
+}
+
 /** The planner's estimates of the account's people, and of those the index condition keeps. */
 async function estimates(db: DbOrTrx, accountId: number, index: Condition) {
   const everyone = db
     .selectFrom('people')
     .select(sql.lit(1).as('one'))
     .where('people.account_id', '=', accountId);
-  const { sql: text, parameters } = everyone.unionAll(everyone.where(index)).compile();
-  type Plan = { 'Plan Rows': number; Plans?: Plan[] };
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: Plan }[] }>(
-    CompiledQuery.raw(`explain (format json) ${text}`, [...parameters]),
-  );
-  const [all, kept] = rows[0]['QUERY PLAN'][0].Plan.Plans ?? [];
-  return { people: all?.['Plan Rows'] ?? 0, matches: kept?.['Plan Rows'] ?? 0 };
+  return {
+    people: await estimatedRows(db, everyone),
+    matches: await estimatedRows(db, everyone.where(index)),
+  };
 }
 
 /** The stored search text contains `text` (lower case), read from its pg_trgm index. */
