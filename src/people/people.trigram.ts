@@ -89,10 +89,24 @@ const holds = (column: string, text: string) =>
 const searchTextIsExact = (text: string) => !/\s/.test(text) && !phoneDigits(text);
 
 /**
- * The exact conditions of the text filters, plus the index condition for the page (`listed`)
- * and for the bounded total (`counted`) when reading the index is the cheaper way.
+ * How the page and the bounded total of a text filter read people, from the planner's estimates
+ * of the account's people and of those the index condition keeps.
  */
-export async function trigramSearch(db: DbOrTrx, accountId: number, filters: TextFilters) {
+export function searchPlan(people: number, matches: number): { page: Access; count: Access } {
+  return {
+    page: cheaper(people, matches, PAGE, true),
+    count: cheaper(people, matches, EXACT_TOTAL_LIMIT + 1, false),
+  };
+}
+
+/**
+ * The text filters' exact conditions (each person is tested on them, whichever way people are
+ * read) and the index condition (null when no term is long enough for the trigram index).
+ */
+export function trigramConditions(
+  accountId: number,
+  filters: TextFilters,
+): { exact: Condition[]; index: Condition | null } | null {
   const exact: Condition[] = [];
   const indexed: Condition[] = [];
   const text = filters.q?.trim();
@@ -117,12 +131,26 @@ export async function trigramSearch(db: DbOrTrx, accountId: number, filters: Tex
     if (long(value)) indexed.push(() => searchTextContains(value));
   }
   if (exact.length === 0) return null;
-  if (indexed.length === 0) return { exact, listed: null, counted: null };
-  const index: Condition = (eb) => eb.and(indexed.map((condition) => condition(eb)));
+  const index: Condition | null = indexed.length
+    ? (eb) => eb.and(indexed.map((condition) => condition(eb)))
+    : null;
+  return { exact, index };
+}
+
+/**
+ * The exact conditions of the text filters, plus the index condition for the page (`listed`)
+ * and for the bounded total (`counted`) when reading the index is the cheaper way.
+ */
+export async function trigramSearch(db: DbOrTrx, accountId: number, filters: TextFilters) {
+  const conditions = trigramConditions(accountId, filters);
+  if (!conditions) return null;
+  const { exact, index } = conditions;
+  if (!index) return { exact, listed: null, counted: null };
   const { people, matches } = await estimates(db, accountId, index);
+  const plan = searchPlan(people, matches);
   return {
     exact,
-    listed: cheaper(people, matches, PAGE, true) === 'index' ? index : null,
-    counted: cheaper(people, matches, EXACT_TOTAL_LIMIT + 1, false) === 'index' ? index : null,
+    listed: plan.page === 'index' ? index : null,
+    counted: plan.count === 'index' ? index : null,
   };
 }
