@@ -167,7 +167,7 @@ export async function buildPeopleListQuery(
   const searchListed = search?.listed;
   if (searchListed)
     narrow((query, purpose) => (purpose === 'rows' ? query.where(searchListed) : query));
-  const searchCounted = search && 'counted' in search ? search.counted : null;
+  const searchCounted = search?.counted;
   if (searchCounted)
     narrow((query, purpose) => (purpose === 'count' ? query.where(searchCounted) : query));
   if (q.email) {
@@ -286,7 +286,7 @@ export async function buildPeopleListQuery(
   const people = db.selectFrom('people') as PeopleSelect;
   const listed = filter(tagged ? people.where(tagged.listed) : people, 'rows');
   // Counting starts from the most selective index at hand: the text index, else the tag's.
-  const searchFrom = search && 'countFrom' in search ? search.countFrom : null;
+  const searchFrom = search?.countFrom;
   const countFrom = searchFrom
     ? tagged
       ? searchFrom.where(tagged.listed)

@@ -130,7 +130,7 @@ export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFil
   }
   if (exact.length === 0) return null;
   const match = ftsQuery(filters);
-  if (!match) return { exact, listed: null, countFrom: null };
+  if (!match) return { exact, listed: null, counted: null, countFrom: null };
   const matches = sql`select rowid from people_search where people_search match ${match}`;
   const { found } = await db
     .selectFrom(sql`(${matches} limit ${sql.lit(COMMON_TERM_MATCHES)})`.as('some'))
@@ -142,5 +142,5 @@ export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFil
     .where(sql<SqlBool>`people_search match ${match}`) as unknown as PeopleSelect;
   const listed: Condition | null =
     Number(found) < COMMON_TERM_MATCHES ? () => sql<SqlBool>`people.id in (${matches})` : null;
-  return { exact, listed, countFrom };
+  return { exact, listed, counted: null, countFrom };
 }

@@ -145,12 +145,13 @@ export async function trigramSearch(db: DbOrTrx, accountId: number, filters: Tex
   const conditions = trigramConditions(accountId, filters);
   if (!conditions) return null;
   const { exact, index } = conditions;
-  if (!index) return { exact, listed: null, counted: null };
+  if (!index) return { exact, listed: null, counted: null, countFrom: null };
   const { people, matches } = await estimates(db, accountId, index);
   const plan = searchPlan(people, matches);
   return {
     exact,
     listed: plan.page === 'index' ? index : null,
     counted: plan.count === 'index' ? index : null,
+    countFrom: null,
   };
 }
