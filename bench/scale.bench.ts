@@ -3,7 +3,9 @@
 // over BENCH_SCALE_SAMPLES uncached requests), and for the heavy rows 16 connections for
 // BENCH_SCALE_LOAD_SECONDS, with a /livez probe running beside every measurement.
 // BENCH_SCALE_PEOPLE (100000,1000000), BENCH_SCALE_DB (sqlite,postgres) and BENCH_PG_URL (an
-// admin URL; a scratch database is created and dropped) choose what runs.
+// admin URL; a scratch database is created and dropped) choose what runs; BENCH_SCALE_ROWS
+// ("name=son|POST") keeps only the rows whose names hold one of its parts. The server gets the
+// bench's environment, so e.g. HEARTH_LIST_CONCURRENCY=1 reaches it.
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -17,6 +19,8 @@ const DATABASES = (process.env.BENCH_SCALE_DB ?? 'sqlite,postgres').split(',');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 25);
 const LOAD_SECONDS = Number(process.env.BENCH_SCALE_LOAD_SECONDS ?? 4);
+/** BENCH_SCALE_ROWS: only the rows whose names hold one of these |-separated parts */
+const ROWS = process.env.BENCH_SCALE_ROWS?.split('|').filter(Boolean);
 const CONNECTIONS = 16;
 
 interface Case {
@@ -214,7 +218,7 @@ function cases(server: BenchServer, people: number, agentIds: number[], deepCurs
   ];
   void server;
   void people;
-  return all;
+  return ROWS ? all.filter((c) => ROWS.some((part) => c.name.includes(part))) : all;
 }
 
 /**

@@ -34,6 +34,7 @@ export async function createContext(
   ensurePrivateDir(config.dataDir);
   const { db, dialect } = openDatabase(config.databaseUrl, {
     ...config.dbShortcuts,
+    listConcurrency: config.listConcurrency,
     onBackgroundError: (message) =>
       log.warn({ error: message }, 'background WAL checkpoint failed'),
   });

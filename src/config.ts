@@ -54,6 +54,11 @@ export interface Config {
   /** ms one people-list request's queries may run before a 503 (src/db/query-budget.ts) */
   listQueryBudgetMs: number;
   /**
+   * HEARTH_LIST_CONCURRENCY: people-list reads running at once (SQLite read threads, PostgreSQL
+   * list lanes); null = chosen from the CPU count and the database's host (src/db/list-concurrency.ts).
+   */
+  listConcurrency: number | null;
+  /**
    * HEARTH_DB_SHORTCUTS (`on`): the hottest queries compiled once and, on SQLite, group commit.
    * `compiled`: without group commit; `off`: plain Kysely, each transaction committing alone.
    * Only for `npm run bench -- machinery`, which measures what each buys.
@@ -266,6 +271,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevelVar(env),
     requestTimeout: intVar(env, 'HEARTH_REQUEST_TIMEOUT', 60, 1, 3600),
     listQueryBudgetMs: intVar(env, 'HEARTH_LIST_QUERY_MS', 1000, 10, 60_000),
+    listConcurrency: env.HEARTH_LIST_CONCURRENCY
+      ? intVar(env, 'HEARTH_LIST_CONCURRENCY', 0, 1, 64)
+      : null,
     dbShortcuts: dbShortcutsVar(env),
   });
 }

@@ -4,20 +4,23 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/connect.js';
 import { inListLane } from '../src/db/list-lanes.js';
 
-// PostgreSQL: list reads hold at most half of the connection pool (src/db/list-lanes.ts), so
+// PostgreSQL: list reads hold at most HEARTH_LIST_CONCURRENCY connections (src/db/list-lanes.ts), so
 // the other requests always find a connection while lists queue among themselves.
 describe(
   'PostgreSQL list lanes',
   { skip: process.env.TEST_DATABASE_URL ? false : 'needs PostgreSQL: set TEST_DATABASE_URL' },
   () => {
     it('lists take half the pool, queue for it in order, and give up at their deadline', async () => {
-      const { db } = openDatabase(process.env.TEST_DATABASE_URL!, { poolSize: 4 });
+      const { db } = openDatabase(process.env.TEST_DATABASE_URL!, {
+        poolSize: 4,
+        listConcurrency: 2,
+      });
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       try {
         const later = Date.now() + 60_000;
         const order: string[] = [];
-        // Two lists hold both lanes (half of four connections), each inside a query's connection.
+        // Two lists hold both lanes (HEARTH_LIST_CONCURRENCY 2), each inside a query's connection.
         const holding = [1, 2].map((n) =>
           inListLane(db, later, () =>
             db.transaction().execute(async (trx) => {

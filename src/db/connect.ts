@@ -14,6 +14,7 @@ import { registerQueryBudget } from './sqlite/budget-function.js';
 import { ensurePrivateDatabaseFiles } from '../private-files.js';
 import { withIdempotencyClaims } from '../idempotency/claim.js';
 import { ReadThreads, readThreadsDb } from './sqlite/read-threads.js';
+import { listConcurrency } from './list-concurrency.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -68,6 +69,13 @@ export function poolOf(db: Kysely<DB>): pg.Pool | undefined {
   return pools.get(db);
 }
 
+const listLaneSizes = new WeakMap<pg.Pool, number>();
+
+/** How many list reads may hold a connection of `pool` at once (list-lanes.ts). */
+export function listLaneSize(pool: pg.Pool): number {
+  return listLaneSizes.get(pool) ?? Math.max(1, Math.floor(pool.options.max / 2));
+}
+
 /** The read connection of a SQLite database; none inside a transaction, which must read its own writes. */
 export function syncReaderOf(db: DbOrTrx): SyncReader | undefined {
   return db.isTransaction ? undefined : readers.get(db as Kysely<DB>);
@@ -92,6 +100,8 @@ export function openDatabase(
   databaseUrl: string,
   options: {
     poolSize?: number;
+    /** HEARTH_LIST_CONCURRENCY (null: by CPU count and the database's host) */
+    listConcurrency?: number | null;
     onBackgroundError?: (message: string) => void;
   } & Partial<DbShortcuts> = {},
 ): OpenedDatabase {
@@ -105,6 +115,8 @@ function openByDialect(
   options: Parameters<typeof openDatabase>[1] & object,
 ): OpenedDatabase {
   const dialect = dialectOf(databaseUrl);
+  const poolSize = options.poolSize ?? 10;
+  const lists = listConcurrency(databaseUrl, options.listConcurrency ?? null, poolSize);
   if (dialect === 'sqlite') {
     const file = databaseUrl.slice('sqlite:'.length);
     if (file !== ':memory:') {
@@ -162,7 +174,7 @@ function openByDialect(
       let heavy: Kysely<DB> | null = null;
       heavyReaders.set(db, () => {
         if (heavy) return heavy;
-        threads = new ReadThreads(file);
+        threads = new ReadThreads(file, lists);
         heavy = readThreadsDb(threads);
         onReadThreads.add(heavy);
         // Its single-row lookups and the data version still come from the main read connection.
@@ -172,7 +184,9 @@ function openByDialect(
     }
     return { db, dialect };
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // One connection at least stays free of lists for everything else.
+  listLaneSizes.set(pool, Math.max(1, Math.min(lists, poolSize - 1)));
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // No JIT compilation: Hearth's queries are short, and a list whose estimated cost passed

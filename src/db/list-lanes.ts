@@ -1,15 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './database.js';
-import { poolOf } from './connect.js';
+import { listLaneSize, poolOf } from './connect.js';
 import { tooSlow } from './sqlite/budget-function.js';
 
 /*
- * PostgreSQL: list reads (the people list and its total) may hold at most half of the
- * connection pool at once. A list runs its queries in a transaction of its own; sixteen clients
- * listing at once took all ten connections, and lead events, health checks and every other
- * request queued behind them for a connection (lead ingestion fell to 1% of its rate). Lists now
- * queue among themselves, first come first served, and the rest of the pool stays free for
- * everything else. (SQLite's heavy reads have threads of their own: read-threads.ts.)
+ * PostgreSQL: list reads (the people list and its total) may hold only a few connections of the
+ * pool at once (list-concurrency.ts: by default half of the cores when the database is on this
+ * machine, half of the pool when it is not). A list runs its queries in a transaction of its own;
+ * sixteen clients listing at once took all ten connections, and lead events, health checks and
+ * every other request queued behind them for a connection (lead ingestion fell to 1% of its
+ * rate). Lists now queue among themselves, first come first served, and the rest of the pool
+ * stays free for everything else. (SQLite's heavy reads have threads of their own:
+ * read-threads.ts.)
  */
 
 interface Lane {
@@ -24,7 +26,7 @@ function laneOf(db: Kysely<DB>): Lane | null {
   if (!pool) return null;
   let lane = lanes.get(pool);
   if (!lane) {
-    lane = { free: Math.max(1, Math.floor(pool.options.max / 2)), waiting: [] };
+    lane = { free: listLaneSize(pool), waiting: [] };
     lanes.set(pool, lane);
   }
   return lane;

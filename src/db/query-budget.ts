@@ -30,7 +30,7 @@ export function withinBudget(dialect: DialectName, deadline: number) {
  * sequential scans: a list reads at most a page or a bounded total, and the planner, which
  * assumes matches are spread evenly through the table, scanned 820,000 people from the start to
  * count the 5,001 most recent of `createdAfter=` (850 ms; from its index, 10 ms), and on at most
- * half of the pool (list-lanes.ts); SQLite: on the read
+ * HEARTH_LIST_CONCURRENCY connections (list-lanes.ts); SQLite: on the read
  * threads (read-threads.ts), off the event loop, with the queries carrying withinBudget. Either
  * way an over-budget query becomes the 503 of tooSlow.
  */

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import {
@@ -25,7 +24,6 @@ import { tooSlow } from './budget-function.js';
  * connection does; nothing here can see a group commit's uncommitted changes. Writes and
  * transactions are refused: they belong to the writer connection.
  */
-export const READ_THREADS = Math.min(4, Math.max(2, availableParallelism()));
 const STATEMENTS_PER_THREAD = 500;
 /**
  * The read threads run at a lower priority than the event loop (nice 10 where the process runs
@@ -101,7 +99,7 @@ export class ReadThreads {
   #threads: ReadThread[];
   #nextId = 1;
 
-  constructor(file: string, count = READ_THREADS) {
+  constructor(file: string, count: number) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#threads = Array.from({ length: count }, () => {
       const worker = new Worker(WORKER_SOURCE, {
