@@ -140,7 +140,14 @@ export async function buildPeopleListQuery(
   dialect: DialectName,
   auth: AuthUser,
   q: ListQuery,
-  options: { deadline?: number } = {},
+  options: {
+    deadline?: number;
+    /**
+     * The caller reads a page sorted by id (GET /v1/people): on SQLite it then starts from the
+     * text index's matches, read in id order (ftsSearch), and orders and pages by `idExpression`.
+     */
+    pageById?: boolean;
+  } = {},
 ) {
   const accountId = auth.accountId;
   const conditions: ((query: PeopleSelect, purpose: Purpose) => PeopleSelect)[] = [
@@ -163,9 +170,19 @@ export async function buildPeopleListQuery(
     dialect === 'postgres'
       ? await trigramSearch(db, accountId, q)
       : await ftsSearch(db, accountId, q);
-  for (const condition of search?.exact ?? []) narrow((query) => query.where(condition));
+  const rowsFromMatches = Boolean(options.pageById && search?.pageFrom);
+  if (search) {
+    const fromMatches = (purpose: Purpose) =>
+      purpose === 'rows' ? rowsFromMatches : Boolean(search.countFrom);
+    narrow((query, purpose) =>
+      (fromMatches(purpose) ? search.exactAmongMatches : search.exact).reduce(
+        (q2, condition) => q2.where(condition),
+        query,
+      ),
+    );
+  }
   const searchListed = search?.listed;
-  if (searchListed)
+  if (searchListed && !rowsFromMatches)
     narrow((query, purpose) => (purpose === 'rows' ? query.where(searchListed) : query));
   const searchCounted = search?.counted;
   if (searchCounted)
@@ -284,7 +301,8 @@ export async function buildPeopleListQuery(
   const filter = (query: PeopleSelect, purpose: Purpose) =>
     conditions.reduce((q2, apply) => apply(q2, purpose), query);
   const people = db.selectFrom('people') as PeopleSelect;
-  const listed = filter(tagged ? people.where(tagged.listed) : people, 'rows');
+  const rowsFrom = rowsFromMatches ? search!.pageFrom! : people;
+  const listed = filter(tagged ? rowsFrom.where(tagged.listed) : rowsFrom, 'rows');
   // Counting starts from the most selective index at hand: the text index, else the tag's.
   const searchFrom = search?.countFrom;
   const countFrom = searchFrom
@@ -293,6 +311,8 @@ export async function buildPeopleListQuery(
       : searchFrom
     : (tagged?.counted ?? people);
   return {
+    /** what a page sorted by id is ordered by: the text index's rowid when it starts there */
+    idExpression: rowsFromMatches ? 'people_search.rowid' : 'people.id',
     filtered: filter(countFrom, 'count'),
     rows: withDisplayNames(listed),
     /** the standard fields already as JSON (people.document.ts): for pages without `fields` */

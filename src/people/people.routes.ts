@@ -80,15 +80,20 @@ async function peoplePage(
   { db, deadline }: { db: DbOrTrx; deadline: number },
   selection: FieldSelection | null,
 ) {
-  const list = await buildPeopleListQuery(db, ctx.dialect, request.auth, filters, { deadline });
+  const sort = peopleSort(filters.sort);
+  const pageById = sort.expression === 'people.id';
+  const list = await buildPeopleListQuery(db, ctx.dialect, request.auth, filters, {
+    deadline,
+    pageById,
+  });
   const pageOf = <Row extends { id: number }>(query: typeof list.rows | typeof list.documents) =>
     paginate<Row>(request, {
       collection: 'people',
       query,
       countQuery: list.filtered,
       page: readPage(request.query as PeopleFilters),
-      sort: peopleSort(filters.sort),
-      idExpression: 'people.id',
+      sort: pageById ? { ...sort, expression: list.idExpression } : sort,
+      idExpression: list.idExpression,
       publicUrl: ctx.config.publicUrl,
       db,
     });

@@ -9,6 +9,7 @@ import {
   NAME_COLUMNS,
   NAME_FIELDS,
   phoneDigits,
+  searchTextIsExact,
   type TextFilters,
 } from './people.search.js';
 
@@ -80,15 +81,6 @@ const holds = (column: string, text: string) =>
   sql<SqlBool>`strpos(lower(${sql.ref(column)}), ${text.toLowerCase()}) > 0`;
 
 /**
- * True when the stored search text containing `text` is exactly the `q=` rule. The text holds the
- * names on one line, the emails on the next and the phones' digits on the last, separated by
- * spaces: a term with no white space (so it cannot span two of them) that is not written like a
- * phone number (so only a name or an email can hold it) is in it exactly when a name or an email
- * contains it. Testing the one column also spares an email lookup per person.
- */
-const searchTextIsExact = (text: string) => !/\s/.test(text) && !phoneDigits(text);
-
-/**
  * How the page and the bounded total of a text filter read people, from the planner's estimates
  * of the account's people and of those the index condition keeps.
  */
@@ -145,13 +137,23 @@ export async function trigramSearch(db: DbOrTrx, accountId: number, filters: Tex
   const conditions = trigramConditions(accountId, filters);
   if (!conditions) return null;
   const { exact, index } = conditions;
-  if (!index) return { exact, listed: null, counted: null, countFrom: null };
+  if (!index)
+    return {
+      exact,
+      exactAmongMatches: exact,
+      listed: null,
+      counted: null,
+      countFrom: null,
+      pageFrom: null,
+    };
   const { people, matches } = await estimates(db, accountId, index);
   const plan = searchPlan(people, matches);
   return {
     exact,
+    exactAmongMatches: exact,
     listed: plan.page === 'index' ? index : null,
     counted: plan.count === 'index' ? index : null,
     countFrom: null,
+    pageFrom: null,
   };
 }
