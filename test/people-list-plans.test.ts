@@ -152,6 +152,23 @@ describe('GET /v1/people: query plans use indexes for every sort and filter', ()
     }
   });
 
+  it('a page of one tag sorted by id reads the tag index in order', async () => {
+    const queries: Record<string, string>[] = [
+      { tags: 'buyer' },
+      { tags: 'buyer', sort: '-id' },
+      { tags: 'buyer', sort: 'id' },
+    ];
+    for (const query of queries) {
+      const label = new URLSearchParams(query).toString();
+      const { rows } = await plans(query);
+      const sqlite = server.ctx.dialect === 'sqlite';
+      // SQLite: the outer loop is the tag index; PostgreSQL: the plan's first scan is of it.
+      const first = rows.find((l) => (sqlite ? /^(SCAN|SEARCH) /.test(l) : /Scan/.test(l)))!;
+      assert.match(first, /person_tags_lookup|\bpt\b/, `${label}:\n${rows.join('\n')}`);
+      assert.deepEqual(sortsEverything(rows), [], `${label}:\n${rows.join('\n')}`);
+    }
+  });
+
   it('text filters (q, name, firstName, lastName) read the trigram index', async () => {
     const sqlite = server.ctx.dialect === 'sqlite';
     const queries: Record<string, string>[] = [

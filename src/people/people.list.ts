@@ -1,12 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { DB, DbOrTrx } from '../db/database.js';
-import {
-  type ExpressionBuilder,
-  type RawBuilder,
-  type SelectQueryBuilder,
-  sql,
-  type SqlBool,
-} from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { AuthUser } from '../http/auth.js';
 import { badRequest } from '../http/errors.js';
 import { readSort, type SortKey } from '../http/pagination.js';
@@ -22,6 +16,7 @@ import { personDocument } from './people.document.js';
 import { ftsSearch } from './people.search.js';
 import { trigramSearch } from './people.trigram.js';
 import { withinBudget } from '../db/query-budget.js';
+import { type Op, type Purpose, rangeTerm, taggedWithAny } from './people.list-terms.js';
 
 type ListQuery = Static<typeof PeopleListQuery>;
 
@@ -46,86 +41,6 @@ function timestamp(raw: string, field: string): string {
   return stored;
 }
 
-/** Below this many taggings, a tag filter starts from the tag's people; above, it probes each person. */
-const RARE_TAG_LIMIT = 2000;
-
-/**
- * `tags=`: people with any of the tags. A rare tag is read from its index (the people holding
- * it, then sorted: few); a common one is probed person by person while walking the page's order
- * (materialising 400,000 ids to show 100 took 230 ms at 1M people, the probe well under 1).
- */
-async function taggedWithAny(db: DbOrTrx, accountId: number, tags: string[]) {
-  const taggings = db
-    .selectFrom('person_tags')
-    .select('person_id')
-    .where('account_id', '=', accountId)
-    .where('tag', 'in', tags);
-  const { found } = await db
-    .selectFrom(taggings.limit(RARE_TAG_LIMIT).as('some'))
-    .select((eb) => eb.fn.countAll<number>().as('found'))
-    .executeTakeFirstOrThrow();
-  const fromTheTag = (eb: ExpressionBuilder<DB, 'people'>) => eb('people.id', 'in', taggings);
-  // Counting starts from the tag's index either way, streaming: the people of each tagging in
-  // turn, until EXACT_TOTAL_LIMIT are found (`id IN (…)` would first collect every tagging).
-  let counted = db
-    .selectFrom('person_tags as pt')
-    .innerJoin('people', 'people.id', 'pt.person_id')
-    .where('pt.account_id', '=', accountId)
-    .where('pt.tag', 'in', tags) as unknown as SelectQueryBuilder<DB, 'people', object>;
-  // With several tags a person may be reached once per tag.
-  if (tags.length > 1) counted = counted.distinct();
-  if (Number(found) < RARE_TAG_LIMIT) return { listed: fromTheTag, counted };
-  const probed = (eb: ExpressionBuilder<DB, 'people'>) =>
-    eb.exists(
-      eb
-        .selectFrom('person_tags as pt')
-        .select('pt.person_id')
-        .where('pt.account_id', '=', accountId)
-        .where('pt.tag', 'in', tags)
-        .whereRef('pt.person_id', '=', 'people.id'),
-    );
-  return { listed: probed, counted };
-}
-
-type Op = '>=' | '<=' | '>';
-type Purpose = 'rows' | 'count';
-
-/** Below this many matches a range filter reads its index and sorts them; above, see rangeTerm. */
-const NARROW_RANGE_LIMIT = 5000;
-
-/**
- * The expression a range filter compares, for the page and for the count. Counting reads the
- * range's own index. For the page, PostgreSQL's planner knows from its histograms whether to read
- * the range and sort it or to walk the sort order's index and test each person; SQLite's does not
- * (it guesses a quarter of the rows): it sorted a wide range to show 100 people, and walked every
- * person in id order to find the few of a narrow one. So on SQLite the range's size is probed
- * first (at most NARROW_RANGE_LIMIT index entries): a narrow range is marked likely to be tiny
- * (`likelihood(…, 0.001)`) and read from its index; a wide one is written `+expr`, which SQLite
- * never reads from an index, so the page walks its sort order.
- */
-async function rangeTerm(
-  db: DbOrTrx,
-  dialect: DialectName,
-  accountId: number,
-  column: RawBuilder<unknown>,
-  bounds: [Op, unknown][],
-): Promise<(purpose: Purpose, op: Op, value: unknown) => RawBuilder<SqlBool>> {
-  const compare = (expression: RawBuilder<unknown>, op: Op, value: unknown) =>
-    sql<SqlBool>`${expression} ${sql.raw(op)} ${value}`;
-  if (dialect !== 'sqlite') return (_purpose, op, value) => compare(column, op, value);
-  const inRange = bounds.reduce(
-    (query, [op, value]) => query.where(compare(column, op, value)),
-    db.selectFrom('people').select(sql.lit(1).as('one')).where('account_id', '=', accountId),
-  );
-  const { found } = await db
-    .selectFrom(inRange.limit(NARROW_RANGE_LIMIT).as('some'))
-    .select((eb) => eb.fn.countAll<number>().as('found'))
-    .executeTakeFirstOrThrow();
-  if (Number(found) < NARROW_RANGE_LIMIT)
-    return (_purpose, op, value) => sql<SqlBool>`likelihood(${compare(column, op, value)}, 0.001)`;
-  return (purpose, op, value) => compare(purpose === 'rows' ? sql`+${column}` : column, op, value);
-}
-
 // The builder of a people query (possibly joined to the taggings it starts from, see below).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PeopleSelect = SelectQueryBuilder<DB, 'people', any>;
@@ -143,8 +58,9 @@ export async function buildPeopleListQuery(
   options: {
     deadline?: number;
     /**
-     * The caller reads a page sorted by id (GET /v1/people): on SQLite it then starts from the
-     * text index's matches, read in id order (ftsSearch), and orders and pages by `idExpression`.
+     * The caller reads a page sorted by id (GET /v1/people): it then starts from the text index's
+     * matches read in id order (SQLite, ftsSearch) or from a tag's taggings, and orders and pages
+     * by `idExpression`.
      */
     pageById?: boolean;
   } = {},
@@ -301,8 +217,10 @@ export async function buildPeopleListQuery(
   const filter = (query: PeopleSelect, purpose: Purpose) =>
     conditions.reduce((q2, apply) => apply(q2, purpose), query);
   const people = db.selectFrom('people') as PeopleSelect;
-  const rowsFrom = rowsFromMatches ? search!.pageFrom! : people;
-  const listed = filter(tagged ? rowsFrom.where(tagged.listed) : rowsFrom, 'rows');
+  // A page sorted by id starts from the text index's matches, else from a tag's taggings.
+  const rowsFromTag = !rowsFromMatches && Boolean(options.pageById && tagged?.pageFrom);
+  const rowsFrom = rowsFromMatches ? search!.pageFrom! : rowsFromTag ? tagged!.pageFrom! : people;
+  const listed = filter(tagged && !rowsFromTag ? rowsFrom.where(tagged.listed) : rowsFrom, 'rows');
   // Counting starts from the most selective index at hand: the text index, else the tag's.
   const searchFrom = search?.countFrom;
   const countFrom = searchFrom
@@ -311,8 +229,12 @@ export async function buildPeopleListQuery(
       : searchFrom
     : (tagged?.counted ?? people);
   return {
-    /** what a page sorted by id is ordered by: the text index's rowid when it starts there */
-    idExpression: rowsFromMatches ? 'people_search.rowid' : 'people.id',
+    /** what a page sorted by id is ordered by: the id of the index it starts from */
+    idExpression: rowsFromMatches
+      ? 'people_search.rowid'
+      : rowsFromTag
+        ? 'pt.person_id'
+        : 'people.id',
     filtered: filter(countFrom, 'count'),
     rows: withDisplayNames(listed),
     /** the standard fields already as JSON (people.document.ts): for pages without `fields` */
