@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { FastifyRequest } from 'fastify';
 import { PUBLIC_URL, type TestAccount, type TestServer, startServer } from './helpers.js';
+import { paginate, readPage } from '../src/http/pagination.js';
 
 describe('pagination (on /v1/people, shared by every list)', () => {
   let server: TestServer;
@@ -39,6 +41,42 @@ describe('pagination (on /v1/people, shared by every list)', () => {
     assert.deepEqual(
       res.body.people.map((p: { id: number }) => p.id),
       [...seeded].reverse().slice(0, 10),
+    );
+  });
+
+  it('ifFew: an exact count below its bound has the page read the other query', async () => {
+    // The people list's PostgreSQL text search offers the page read from the trigram index as
+    // `ifFew` (people.trigram.ts); here the two queries differ on purpose, to see which one ran.
+    const { db } = server.ctx;
+    const everyone = db
+      .selectFrom('people')
+      .select('people.id')
+      .where('people.account_id', '=', account.accountId);
+    const odd = everyone.where('people.last_name', '=', 'Odd');
+    const request = { url: '/v1/people', query: {} } as unknown as FastifyRequest;
+    const page = (below: number) =>
+      paginate<{ id: number }>(request, {
+        collection: 'people',
+        query: everyone,
+        ifFew: { query: odd, below },
+        page: readPage({ limit: 100 }),
+        sort: { name: '-id', expression: 'people.id', descending: true },
+        idExpression: 'people.id',
+        publicUrl: PUBLIC_URL,
+        db,
+      });
+    const oddIds = seeded.filter((_, i) => i % 2).reverse();
+    const few = await page(26);
+    assert.equal(few.metadata.total, 25);
+    assert.deepEqual(
+      few.rows.map((r) => r.id),
+      oddIds,
+    );
+    const many = await page(25);
+    assert.equal(many.metadata.total, 25);
+    assert.deepEqual(
+      many.rows.map((r) => r.id),
+      [...seeded].reverse(),
     );
   });
 

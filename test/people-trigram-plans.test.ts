@@ -12,15 +12,33 @@ import { searchPlan, trigramConditions } from '../src/people/people.trigram.js';
 const PEOPLE = 4000;
 
 describe('the PostgreSQL text search plan, from the estimates at 1M people', () => {
+  const ways = (people: number, matches: number) => {
+    const { page, count } = searchPlan(people, matches);
+    return { page, count };
+  };
+
   it('walks for a common term, reads the index for a rare one, and counts as is cheaper', () => {
     // "john": the index expects 10,101 of 1M people (20,000 hold it)
-    assert.deepEqual(searchPlan(999_956, 10_101), { page: 'walk', count: 'index' });
+    assert.deepEqual(ways(999_956, 10_101), { page: 'walk', count: 'index' });
     // "son" (15%): walking finds 5,001 after ~33,000 people; the index hands over 204,000
-    assert.deepEqual(searchPlan(999_956, 151_508), { page: 'walk', count: 'walk' });
+    assert.deepEqual(ways(999_956, 151_508), { page: 'walk', count: 'walk' });
     // "quacken" (0.01%)
-    assert.deepEqual(searchPlan(999_956, 100), { page: 'index', count: 'index' });
+    assert.deepEqual(ways(999_956, 100), { page: 'index', count: 'index' });
     // a small account: reading its few matches beats walking it
-    assert.deepEqual(searchPlan(40, 2), { page: 'index', count: 'index' });
+    assert.deepEqual(ways(40, 2), { page: 'index', count: 'index' });
+  });
+
+  it('a total counted from the index and found below the break-even has the page read it too', () => {
+    // "212 55": the estimate was 10,101 (as for "john"), 874 people match. The page is then read
+    // from the index when the exact total is below the number of matches where both ways cost the
+    // same: at 1M people about 3,500, at 100k about 1,100.
+    const { pageByIndexBelow } = searchPlan(999_956, 10_101);
+    assert.ok(pageByIndexBelow > 874, `${pageByIndexBelow}`);
+    assert.equal(ways(999_956, pageByIndexBelow - 50).page, 'index');
+    assert.equal(ways(999_956, pageByIndexBelow + 50).page, 'walk');
+    const small = searchPlan(100_000, 1_010).pageByIndexBelow;
+    assert.equal(ways(100_000, small - 20).page, 'index');
+    assert.equal(ways(100_000, small + 20).page, 'walk');
   });
 });
 

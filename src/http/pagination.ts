@@ -153,6 +153,11 @@ interface PageQueryOptions {
   ids?: number[] | null;
   /** given for lists that can grow large (people): counts stop at EXACT_TOTAL_LIMIT */
   db?: DbOrTrx;
+  /**
+   * Another way to read the same rows, better when they are few: the count runs first, and an
+   * exact total below `below` has the page read `query` instead (people.trigram.ts)
+   */
+  ifFew?: { query: AnySelect; below: number } | null;
 }
 
 /**
@@ -223,10 +228,17 @@ export async function paginate<Row extends { id: number }>(
       : options.db
         ? countRows(options.db, countQuery)
         : countQuery.executeTakeFirst().then((row) => row?.total);
-  const [found, total] = await Promise.all([
-    page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(),
-    counting,
-  ]);
+  const { ifFew } = options;
+  const [found, total] = ifFew
+    ? await Promise.resolve(counting).then(async (total) => {
+        // Below EXACT_TOTAL_LIMIT, so a total (counted, or a cursor's) there is exact.
+        const rows =
+          Number(total ?? 0) < ifFew.below
+            ? pageQueries({ ...options, ids, query: ifFew.query }).rowsQuery
+            : rowsQuery;
+        return [page.limit === 0 ? [] : await rows.execute(), total] as const;
+      })
+    : await Promise.all([page.limit === 0 ? Promise.resolve([]) : rowsQuery.execute(), counting]);
   const rows = (found as Row[]).slice(0, page.limit);
   const counted = Number(total ?? 0);
   const lowerBound = page.cursor

@@ -228,7 +228,23 @@ export async function buildPeopleListQuery(
       ? searchFrom.where(tagged.listed)
       : searchFrom
     : (tagged?.counted ?? people);
+  const few = search?.pageByIndexIfFew;
+  const byIndex = few ? listed.where(few.condition) : null;
+  const documentsOf = (query: PeopleSelect) =>
+    query.select((eb) => [eb.ref('people.id').as('id'), personDocument(dialect).as('document')]);
   return {
+    /**
+     * PostgreSQL text search: the page read from the trigram index instead, for a count that comes
+     * back exact and below `below` (people.trigram.ts)
+     */
+    ifFew:
+      few && byIndex
+        ? {
+            below: few.below,
+            rows: withDisplayNames(byIndex),
+            documents: documentsOf(byIndex),
+          }
+        : null,
     /** what a page sorted by id is ordered by: the id of the index it starts from */
     idExpression: rowsFromMatches
       ? 'people_search.rowid'
@@ -238,9 +254,6 @@ export async function buildPeopleListQuery(
     filtered: filter(countFrom, 'count'),
     rows: withDisplayNames(listed),
     /** the standard fields already as JSON (people.document.ts): for pages without `fields` */
-    documents: listed.select((eb) => [
-      eb.ref('people.id').as('id'),
-      personDocument(dialect).as('document'),
-    ]),
+    documents: documentsOf(listed),
   };
 }

@@ -86,10 +86,14 @@ async function peoplePage(
     deadline,
     pageById,
   });
-  const pageOf = <Row extends { id: number }>(query: typeof list.rows | typeof list.documents) =>
+  const pageOf = <Row extends { id: number }>(
+    query: typeof list.rows | typeof list.documents,
+    ifFew: typeof list.rows | typeof list.documents | undefined,
+  ) =>
     paginate<Row>(request, {
       collection: 'people',
       query,
+      ifFew: list.ifFew && ifFew ? { query: ifFew, below: list.ifFew.below } : null,
       countQuery: list.filtered,
       page: readPage(request.query as PeopleFilters),
       sort: pageById ? { ...sort, expression: list.idExpression } : sort,
@@ -98,11 +102,14 @@ async function peoplePage(
       db,
     });
   if (!selection) {
-    const page = await pageOf<{ id: number; document: string }>(list.documents);
+    const page = await pageOf<{ id: number; document: string }>(
+      list.documents,
+      list.ifFew?.documents,
+    );
     const documents = page.rows.map((row) => row.document);
     return envelopeJson('people', page.metadata, documents);
   }
-  const page = await pageOf<PersonRow>(list.rows);
+  const page = await pageOf<PersonRow>(list.rows, list.ifFew?.rows);
   return {
     _metadata: page.metadata,
     people: page.rows.map((row) => presentPerson(row, selection)),
