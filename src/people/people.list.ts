@@ -85,7 +85,7 @@ export async function buildPeopleListQuery(
   const search =
     dialect === 'postgres'
       ? await trigramSearch(db, accountId, q)
-      : await ftsSearch(db, accountId, q);
+      : await ftsSearch(db, accountId, q, { pageById: options.pageById });
   const rowsFromMatches = Boolean(options.pageById && search?.pageFrom);
   if (search) {
     const fromMatches = (purpose: Purpose) =>

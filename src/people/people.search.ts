@@ -153,7 +153,12 @@ const ftsIsExact = (text: string) => searchTextIsExact(text) && /^[\x00-\x7f]*$/
  *   (a plain `q` term's match is the rule itself: see ftsIsExact).
  * PostgreSQL's counterpart is people.trigram.ts.
  */
-export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFilters) {
+export async function ftsSearch(
+  db: DbOrTrx,
+  accountId: number,
+  filters: TextFilters,
+  { pageById = false } = {},
+) {
   const exact: Condition[] = [];
   const exactAmongMatches: Condition[] = [];
   const text = filters.q?.trim();
@@ -165,18 +170,32 @@ export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFil
   for (const field of NAME_FIELDS) {
     const value = filters[field];
     if (!value) continue;
-    exact.push(() => containsText(NAME_COLUMNS[field], value));
-    exactAmongMatches.push(() => containsText(NAME_COLUMNS[field], value));
+    const condition: Condition = () => containsText(NAME_COLUMNS[field], value);
+    exact.push(condition);
+    exactAmongMatches.push(condition);
   }
   if (exact.length === 0) return null;
   const match = ftsQuery(filters);
   if (!match)
-    return { exact, exactAmongMatches: exact, listed: null, counted: null, countFrom: null };
+    return {
+      exact,
+      exactAmongMatches: exact,
+      listed: null,
+      counted: null,
+      countFrom: null,
+      pageFrom: null,
+      pageByIndexIfFew: null,
+    };
   const matches = sql`select rowid from people_search where people_search match ${match}`;
-  const { found } = await db
-    .selectFrom(sql`(${matches} limit ${sql.lit(COMMON_TERM_MATCHES)})`.as('some'))
-    .select((eb) => eb.fn.countAll<number>().as('found'))
-    .executeTakeFirstOrThrow();
+  // Whether the term is common decides only how a page in another order than id's is read.
+  const found = pageById
+    ? 0
+    : (
+        await db
+          .selectFrom(sql`(${matches} limit ${sql.lit(COMMON_TERM_MATCHES)})`.as('some'))
+          .select((eb) => eb.fn.countAll<number>().as('found'))
+          .executeTakeFirstOrThrow()
+      ).found;
   // The index's matches joined to their people. When no column of the person is left to test, a
   // count looks each match up in people_account_id_stage (migration 0330), which holds the rest
   // (account, Trash); SQLite's planner took the table's rowid instead and read each person's
@@ -192,7 +211,9 @@ export async function ftsSearch(db: DbOrTrx, accountId: number, filters: TextFil
   );
   const pageFrom = joined('people');
   const listed: Condition | null =
-    Number(found) < COMMON_TERM_MATCHES ? () => sql<SqlBool>`people.id in (${matches})` : null;
+    !pageById && Number(found) < COMMON_TERM_MATCHES
+      ? () => sql<SqlBool>`people.id in (${matches})`
+      : null;
   return {
     exact,
     exactAmongMatches,
