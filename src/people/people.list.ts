@@ -88,8 +88,11 @@ export async function buildPeopleListQuery(
       : await ftsSearch(db, accountId, q, { pageById: options.pageById });
   const rowsFromMatches = Boolean(options.pageById && search?.pageFrom);
   if (search) {
+    // People read from the index's matches, or tested against them, need only the rest.
     const fromMatches = (purpose: Purpose) =>
-      purpose === 'rows' ? rowsFromMatches : Boolean(search.countFrom);
+      purpose === 'rows'
+        ? rowsFromMatches || (dialect === 'sqlite' && Boolean(search.listed))
+        : Boolean(search.countFrom);
     narrow((query, purpose) =>
       (fromMatches(purpose) ? search.exactAmongMatches : search.exact).reduce(
         (q2, condition) => q2.where(condition),

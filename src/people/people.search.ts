@@ -16,11 +16,18 @@ const PHONE_LIKE = /^[\d\s()+.\-/]+$/;
 const TRIGRAM = 3;
 
 /**
- * Above this many indexed matches a search term is common: the page walks its sort order and
- * tests each person (a hundred matches come after a few thousand people at most), instead of
+ * Above this many indexed matches a search term is common: a page in another order than id's
+ * walks its sort order (a hundred matches come after a few thousand people at most), instead of
  * collecting and sorting every match. Below it, the matches are read from the index and sorted.
  */
 export const COMMON_TERM_MATCHES = 10_000;
+/**
+ * Up to this many matches, the walk tests each person against the set of matches, read once
+ * from the index (`q=john` sorted by name at 1M people, 20,000 matches: 5 ms instead of 25 to
+ * read each person walked and look their emails up); beyond it the walk finds its page within a
+ * few hundred people, sooner than the set could be read, and tests each person directly.
+ */
+const WIDE_TERM_MATCHES = 50_000;
 
 /** The name filters and the columns they search. */
 export const NAME_FIELDS = ['name', 'firstName', 'lastName'] as const;
@@ -141,9 +148,9 @@ const ftsIsExact = (text: string) => searchTextIsExact(text) && /^[\x00-\x7f]*$/
 /**
  * SQLite: the text filters of a people list, index-backed (FTS5 trigram, migration 0140_b).
  * Returns the exact conditions every listed person must meet, plus, when the index can help:
- * - `listed`: a further condition for the page (the person is among the index's matches), only
- *   for a rare term (for a common one the page walks its sort order: a hundred matches come
- *   after a few thousand people at most);
+ * - `listed`: a further condition for a page in another order (the person is among the index's
+ *   matches): read from the index for a rare term, a filter on the walk of the sort order for a
+ *   common one, none for a very common one (see WIDE_TERM_MATCHES);
  * - `countFrom`: the index's matches joined to their people, so counting reads the matches in
  *   turn, never the account;
  * - `pageFrom`: the same for a page sorted by id: FTS5 reads its matches in rowid order, so the
@@ -192,7 +199,7 @@ export async function ftsSearch(
     ? 0
     : (
         await db
-          .selectFrom(sql`(${matches} limit ${sql.lit(COMMON_TERM_MATCHES)})`.as('some'))
+          .selectFrom(sql`(${matches} limit ${sql.lit(WIDE_TERM_MATCHES)})`.as('some'))
           .select((eb) => eb.fn.countAll<number>().as('found'))
           .executeTakeFirstOrThrow()
       ).found;
@@ -210,10 +217,13 @@ export async function ftsSearch(
     exactAmongMatches.length ? 'people' : 'people indexed by people_account_id_stage',
   );
   const pageFrom = joined('people');
+  // `+people.id` is never read from an index: the set only filters the walk.
   const listed: Condition | null =
-    !pageById && Number(found) < COMMON_TERM_MATCHES
-      ? () => sql<SqlBool>`people.id in (${matches})`
-      : null;
+    pageById || Number(found) >= WIDE_TERM_MATCHES
+      ? null
+      : Number(found) < COMMON_TERM_MATCHES
+        ? () => sql<SqlBool>`people.id in (${matches})`
+        : () => sql<SqlBool>`+people.id in (${matches})`;
   return {
     exact,
     exactAmongMatches,
