@@ -67,38 +67,24 @@ export function matchesSearchText(
   // the planner may turn the lookups into hashed subplans, which read every email and phone of
   // the account once per query (380 ms at 1M people) even when the person's own search text has
   // already ruled almost everyone out (trigram.ts).
-  const own = <Q extends { offset: (n: number) => Q }>(query: Q) =>
-    options.perPerson ? query.offset(0) : query;
+  /** One of the person's emails or phones contains `value`. */
+  const lookup = (table: 'person_emails' | 'person_phones', column: string, value: string) => {
+    const query = eb
+      .selectFrom(table)
+      .select(`${table}.person_id`)
+      .where(`${table}.account_id`, '=', accountId)
+      .whereRef(`${table}.person_id`, '=', 'people.id')
+      .where(containsText(`${table}.${column}`, value));
+    return eb.exists(options.perPerson ? query.offset(0) : query);
+  };
   const alternatives: Expression<SqlBool>[] = [
     containsText('people.name', text),
     containsText('people.first_name', text),
     containsText('people.last_name', text),
-    eb.exists(
-      own(
-        eb
-          .selectFrom('person_emails as pe')
-          .select('pe.person_id')
-          .where('pe.account_id', '=', accountId)
-          .whereRef('pe.person_id', '=', 'people.id')
-          .where(containsText('pe.email', text)),
-      ),
-    ),
+    lookup('person_emails', 'email', text),
   ];
   const digits = phoneDigits(text);
-  if (digits) {
-    alternatives.push(
-      eb.exists(
-        own(
-          eb
-            .selectFrom('person_phones as pp')
-            .select('pp.person_id')
-            .where('pp.account_id', '=', accountId)
-            .whereRef('pp.person_id', '=', 'people.id')
-            .where(containsText('pp.normalized', digits)),
-        ),
-      ),
-    );
-  }
+  if (digits) alternatives.push(lookup('person_phones', 'normalized', digits));
   return eb.or(alternatives);
 }
 
@@ -135,6 +121,17 @@ function ftsQuery(filters: TextFilters): string | null {
   }
   return terms.length ? terms.join(' AND ') : null;
 }
+
+/** A text search that no index helps: every person is tested on the exact conditions. */
+export const exactOnly = (exact: Condition[]) => ({
+  exact,
+  exactAmongMatches: exact,
+  listed: null,
+  counted: null,
+  countFrom: null,
+  pageFrom: null,
+  pageByIndexIfFew: null,
+});
 
 /**
  * True when an FTS5 match of `text` in {names emails} is exactly the `q=` rule (as for
@@ -183,16 +180,7 @@ export async function ftsSearch(
   }
   if (exact.length === 0) return null;
   const match = ftsQuery(filters);
-  if (!match)
-    return {
-      exact,
-      exactAmongMatches: exact,
-      listed: null,
-      counted: null,
-      countFrom: null,
-      pageFrom: null,
-      pageByIndexIfFew: null,
-    };
+  if (!match) return exactOnly(exact);
   const matches = sql`select rowid from people_search where people_search match ${match}`;
   // Whether the term is common decides only how a page in another order than id's is read.
   const found = pageById

@@ -4,6 +4,7 @@ import { containing } from '../db/text-match.js';
 import { EXACT_TOTAL_LIMIT } from '../http/pagination.js';
 import {
   type Condition,
+  exactOnly,
   long,
   matchesSearchText,
   NAME_COLUMNS,
@@ -159,16 +160,7 @@ export async function trigramSearch(db: DbOrTrx, accountId: number, filters: Tex
   const conditions = trigramConditions(accountId, filters);
   if (!conditions) return null;
   const { exact, index } = conditions;
-  if (!index)
-    return {
-      exact,
-      exactAmongMatches: exact,
-      listed: null,
-      counted: null,
-      countFrom: null,
-      pageFrom: null,
-      pageByIndexIfFew: null,
-    };
+  if (!index) return exactOnly(exact);
   const { people, matches } = await estimates(db, accountId, index);
   const plan = searchPlan(people, matches);
   return {
