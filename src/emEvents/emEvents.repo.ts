@@ -3,6 +3,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { onlyVisiblePeople, visiblePersonIds } from '../access/visibility.js';
 import type { EmEventsTable } from './emEvents.tables.js';
+import { countEmEvents } from './emEvents.counts.js';
 import './emEvents.tables.js';
 import '../emCampaigns/emCampaigns.tables.js';
 
@@ -48,7 +49,11 @@ export async function findVisibleEmEvent(
     .executeTakeFirst();
 }
 
-/** Inserts events in statement-sized groups; returns their ids in the order of `rows`. */
+/**
+ * Inserts events in statement-sized groups and counts them (emEvents.counts.ts) in the same
+ * transaction; returns their ids in the order of `rows`. Every insert of events goes through here.
+ * Once per transaction, or after reserveEmEventCounts (see there).
+ */
 export async function insertEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 100) {
@@ -60,6 +65,7 @@ export async function insertEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<numb
     // One statement assigns ascending ids in row order; RETURNING's own order is not guaranteed.
     ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
   }
+  await countEmEvents(trx, rows);
   return ids;
 }
 

@@ -108,14 +108,17 @@ function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldEr
   return problems;
 }
 
-/** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
 /**
  * On PostgreSQL, locks the people this batch will update (email status, lastActivity) up front
  * and in ascending id order, so that concurrent batches touching the same people queue instead of
  * losing an update or deadlocking. NO KEY UPDATE does not conflict with the key-share locks that
  * other records' foreign keys take on a person.
  */
-async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): Promise<void> {
+export async function lockPeople(
+  trx: Trx,
+  personIds: number[],
+  dialect: DialectName,
+): Promise<void> {
   if (dialect !== 'postgres' || personIds.length === 0) return;
   const ids = [...new Set(personIds)].sort((a, b) => a - b);
   for (const group of inGroups(ids))
@@ -128,6 +131,7 @@ async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): 
       .execute();
 }
 
+/** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
 async function markEmailStatuses(
   trx: Trx,
   accountId: number,

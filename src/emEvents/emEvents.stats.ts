@@ -4,6 +4,8 @@ import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import type { EmStats } from './emEvents.schemas.js';
 import { type EmEventFilters, visibleEmEvents } from './emEvents.repo.js';
+import { countedEmEvents } from './emEvents.counts.js';
+import { seesWholeAccount } from '../access/roles.js';
 
 export type EmStatistics = Static<typeof EmStats>;
 
@@ -55,13 +57,27 @@ export function statisticsFrom(counts: EmCounts): EmStatistics {
 
 /**
  * Statistics of the events `auth` may see under `filters` (campaignId and personId narrow them),
- * whichever system recorded them: built-in and third-party combined. Two indexed aggregates.
+ * whichever system recorded them: built-in and third-party combined. Owner and Admin, who see
+ * every event of the account, read the counters kept with every insert (emEvents.counts.ts): a
+ * few rows, however many events. Agents and Lenders see the events of some people only, and one
+ * person's statistics are few rows anyway: those are counted from the events themselves.
  */
 export async function emStatistics(
   db: DbOrTrx,
   auth: AuthUser,
   filters: Pick<EmEventFilters, 'campaignId' | 'personId'>,
 ): Promise<EmStatistics> {
+  if (seesWholeAccount(auth) && filters.personId === undefined)
+    return statisticsFrom(await countedEmEvents(db, auth.accountId, filters.campaignId));
+  return statisticsFrom(await aggregatedEmEvents(db, auth, filters));
+}
+
+/** The same counts as the counters keep, read from the events `auth` may see: two aggregates. */
+export async function aggregatedEmEvents(
+  db: DbOrTrx,
+  auth: AuthUser,
+  filters: Pick<EmEventFilters, 'campaignId' | 'personId'>,
+): Promise<EmCounts> {
   const scope = { campaignId: filters.campaignId, personId: filters.personId };
   const perType = await visibleEmEvents(db, auth, scope)
     .select(['em_events.type', sql<number>`count(*)`.as('n')])
@@ -79,5 +95,5 @@ export async function emStatistics(
   const counts: EmCounts = { byType: {}, uniqueByType: {} };
   for (const row of perType) counts.byType[row.type] = Number(row.n);
   for (const row of unique) counts.uniqueByType[row.type] = Number(row.n);
-  return statisticsFrom(counts);
+  return counts;
 }

@@ -18,8 +18,28 @@ export interface EmEventsTable {
   created_at: string;
 }
 
+/** Events per (campaign, type), kept with every insert (emEvents.counts.ts, migration 0310_b). */
+export interface EmEventCountsTable {
+  account_id: number;
+  campaign_id: number;
+  type: string;
+  events: number | string;
+  /** open and click: people with at least one such event in the campaign (unique opens, clicks) */
+  people: number | string;
+}
+
+/** One row per person with an open (or a click) in a campaign: the first one counted them. */
+export interface EmEventFirstsTable {
+  account_id: number;
+  campaign_id: number;
+  type: string;
+  person_id: number;
+}
+
 declare module '../db/extension-tables.js' {
   interface ExtensionTables {
     em_events: EmEventsTable;
+    em_event_counts: EmEventCountsTable;
+    em_event_firsts: EmEventFirstsTable;
   }
 }

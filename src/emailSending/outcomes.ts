@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { insertEmEvents } from '../emEvents/emEvents.repo.js';
-import { recordEmEvents } from '../emEvents/emEvents.service.js';
+import { lockPeople, recordEmEvents } from '../emEvents/emEvents.service.js';
+import { reserveEmEventCounts } from '../emEvents/emEvents.counts.js';
 import { isoSeconds } from '../time.js';
 import type { RecipientStatus } from './emailSending.tables.js';
 import type { RecipientRow } from './recipients.queue.js';
@@ -104,6 +105,22 @@ export async function recordOutcomes(ctx: AppContext, deliveries: Delivery[]): P
       const event = { send, d, type };
       (type === 'hard-bounce' || type === 'soft-bounce' ? bounces : plain).push(event);
     }
+    // Events are inserted more than once below: the bounces' people, then every counter this
+    // round adds to, are locked first and in order, as a single insert would (emEvents.counts.ts).
+    const recorded = [...plain, ...bounces];
+    await lockPeople(
+      trx,
+      bounces.map(({ d }) => d.row.person_id),
+      ctx.dialect,
+    );
+    await reserveEmEventCounts(
+      trx,
+      recorded.map(({ send, type }) => ({
+        account_id: send.account_id,
+        campaign_id: send.campaign_id,
+        type,
+      })),
+    );
     await insertEmEvents(
       trx,
       plain.map(({ send, d, type }) => ({

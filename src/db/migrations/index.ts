@@ -28,6 +28,7 @@ import * as importDateFormat from './0290_import_date_format.js';
 import * as inboxApps from './0220_inbox_apps.js';
 import * as inboxMessageAttachments from './0280_inbox_message_attachments.js';
 import * as dailyListIndexes from './0310_daily_list_indexes.js';
+import * as emEventCounts from './0310_b_em_event_counts.js';
 import * as idempotencyKeys from './0170_idempotency_keys.js';
 import * as pendingDeliveryIndex from './0170_b_pending_delivery_index.js';
 
@@ -71,4 +72,5 @@ export const migrations: Record<string, HearthMigration> = {
   '0280_inbox_message_attachments': inboxMessageAttachments,
   '0290_import_date_format': importDateFormat,
   '0310_daily_list_indexes': dailyListIndexes,
+  '0310_b_em_event_counts': emEventCounts,
 };

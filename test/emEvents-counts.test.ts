@@ -1,0 +1,173 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { type TestServer, type TestUser, PUBLIC_URL, startServer, unique } from './helpers.js';
+import { decodedMessage, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { waitFor } from './process.js';
+import { countedEmEvents } from '../src/emEvents/emEvents.counts.js';
+import { aggregatedEmEvents, type EmCounts } from '../src/emEvents/emEvents.stats.js';
+
+/**
+ * The counters behind the statistics (emEvents.counts.ts) against the aggregate over the events
+ * themselves, after every kind of write: third-party batches (with repeats), the built-in sender's
+ * delivered, dropped and bounce events, tracked opens, clicks and unsubscribes, and deletions.
+ */
+describe('emEvents: counted statistics equal the aggregate', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  before(async () => {
+    sink = await startSmtpSink();
+    server = await startServer({
+      env: { HEARTH_SMTP_URL: sink.url, HEARTH_EMAIL_FROM: 'news@hearth.test' },
+      worker: true,
+    });
+  });
+  after(async () => {
+    await server?.close();
+    await sink?.close();
+  });
+
+  const nonZero = (counts: EmCounts) => ({
+    byType: Object.fromEntries(Object.entries(counts.byType).filter(([, n]) => n > 0)),
+    uniqueByType: Object.fromEntries(Object.entries(counts.uniqueByType).filter(([, n]) => n > 0)),
+  });
+
+  /** Counters and aggregate agree, for the campaign and for the whole account; answers them. */
+  async function assertCountsAgree(owner: TestUser, accountId: number, campaignId?: number) {
+    const auth = { accountId, userId: owner.id, role: owner.role, name: '', email: '' };
+    const counted = nonZero(await countedEmEvents(server.ctx.db, accountId, campaignId));
+    const aggregated = nonZero(await aggregatedEmEvents(server.ctx.db, auth, { campaignId }));
+    assert.deepEqual(counted, aggregated, `campaign ${campaignId ?? 'all'}`);
+    if (campaignId !== undefined) {
+      const stats = await server.get(owner.key, `/v1/emCampaigns/${campaignId}/stats`);
+      assert.equal(stats.status, 200, stats.text);
+      assert.equal(stats.body.stats.opens, counted.byType.open ?? 0);
+      assert.equal(stats.body.stats.uniqueOpens, counted.uniqueByType.open ?? 0);
+    }
+    return counted;
+  }
+
+  async function campaign(owner: TestUser) {
+    const res = await server.post(owner.key, '/v1/emCampaigns', {
+      origin: 'Hearth',
+      originId: unique('c'),
+      subject: 'News',
+      bodyHtml: '<p>News</p><a href="https://example.com/house">House</a>',
+    });
+    assert.equal(res.status, 201, res.text);
+    return res.body.id as number;
+  }
+
+  it('after batches, built-in sends, tracking and deletions', async () => {
+    const { owner, accountId } = await server.newAccount();
+    const people = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map(() => server.newPerson(owner.key)),
+    );
+    const [a, b, c, d, e, f] = people;
+    const first = await campaign(owner);
+    const second = await campaign(owner);
+    const post = async (events: Record<string, unknown>[]) => {
+      const res = await server.post(owner.key, '/v1/emEvents', { emEvents: events });
+      assert.equal(res.status, 201, res.text);
+    };
+    // Third-party events, repeats included: opens and clicks of one person count once as unique.
+    const event = (campaignId: number, type: string, p: { id: number }) => ({
+      campaignId,
+      type,
+      personId: p.id,
+    });
+    await post([
+      ...people.map((p) => event(first, 'delivered', p)),
+      event(first, 'open', a),
+      event(first, 'open', a),
+      event(first, 'open', b),
+      event(first, 'click', a),
+      event(first, 'click', a),
+      event(first, 'soft-bounce', f),
+      event(first, 'bounced', f),
+      event(first, 'spamreport', f),
+      event(first, 'unsubscribe', e),
+      event(second, 'open', a),
+      event(second, 'open', f),
+    ]);
+    await assertCountsAgree(owner, accountId, first);
+
+    // The built-in sender: delivered (a, b, c), a hard bounce (d), dropped (e unsubscribed).
+    sink.reject(d.email, 550);
+    const send = await server.post(owner.key, `/v1/emCampaigns/${first}/send`, {
+      personIds: [a.id, b.id, c.id, d.id, e.id],
+    });
+    assert.equal(send.status, 202, send.text);
+    await waitFor(async () => {
+      const counts = await countedEmEvents(server.ctx.db, accountId, first);
+      return (
+        counts.byType.delivered === 9 &&
+        counts.byType['hard-bounce'] === 1 &&
+        counts.byType.dropped === 1
+      );
+    }, 20_000);
+    await assertCountsAgree(owner, accountId, first);
+
+    // Tracked opens (twice), a click and an unsubscribe from the built-in message to c.
+    await waitFor(() => sink.countFor(c.email) === 1, 20_000);
+    const body = decodedMessage(sink.messages.find((m) => m.to === c.email)!.data);
+    const link = (kind: string) =>
+      new RegExp(`${PUBLIC_URL}/e/${kind}/[^"\\s<>)]+`)
+        .exec(body)![0]
+        .replace(PUBLIC_URL, '')
+        .replace(/&amp;/g, '&');
+    assert.equal((await server.call('GET', link('o'))).status, 200);
+    assert.equal((await server.call('GET', link('o'))).status, 200);
+    assert.equal((await server.call('GET', link('c'))).status, 302);
+    const raw = sink.messages.find((m) => m.to === c.email)!.data;
+    const unsubscribe = /^List-Unsubscribe: <([^>]+)>$/m.exec(raw)![1].replace(PUBLIC_URL, '');
+    const unsubscribed = await server.call('POST', unsubscribe, {
+      raw: 'List-Unsubscribe=One-Click',
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    assert.equal(unsubscribed.status, 200, unsubscribed.text);
+    const tracked = await assertCountsAgree(owner, accountId, first);
+    assert.deepEqual(
+      { opens: tracked.byType.open, unique: tracked.uniqueByType.open },
+      { opens: 5, unique: 3 },
+    );
+
+    // A deleted person takes their events out of the counts, and out of the unique ones.
+    assert.equal((await server.del(owner.key, `/v1/people/${a.id}`)).status, 204);
+    const afterDelete = await assertCountsAgree(owner, accountId, first);
+    assert.deepEqual(
+      { opens: afterDelete.byType.open, unique: afterDelete.uniqueByType.open },
+      { opens: 3, unique: 2 },
+    );
+    assert.equal(afterDelete.uniqueByType.click, 1);
+    await assertCountsAgree(owner, accountId, second);
+    await assertCountsAgree(owner, accountId);
+    // Events after the deletion count as before: b's repeat open is not a new unique one.
+    await post([event(first, 'open', b), event(first, 'open', d), event(first, 'delivered', d)]);
+    const last = await assertCountsAgree(owner, accountId, first);
+    assert.equal(last.uniqueByType.open, 3);
+    const list = await server.get(owner.key, `/v1/emEvents?campaignId=${first}`);
+    assert.equal(list.body.stats.uniqueOpens, 3);
+  });
+
+  it('parallel batches on one campaign lose no count and do not deadlock', async () => {
+    const { owner, accountId } = await server.newAccount();
+    const campaignId = await campaign(owner);
+    const people = await Promise.all(Array.from({ length: 20 }, () => server.newPerson(owner.key)));
+    const types = ['delivered', 'open', 'click', 'unsubscribe', 'soft-bounce', 'hard-bounce'];
+    // Each batch lists types and people in its own order, so that any two overlap in reverse.
+    const batches = Array.from({ length: 8 }, (_, k) =>
+      Array.from({ length: 150 }, (_, i) => ({
+        campaignId,
+        type: types[(i + k) % types.length],
+        personId: people[(k % 2 ? 150 - i : i + k) % people.length].id,
+      })),
+    );
+    const answers = await Promise.all(
+      batches.map((events) => server.post(owner.key, '/v1/emEvents', { emEvents: events })),
+    );
+    for (const res of answers) assert.equal(res.status, 201, res.text);
+    const counted = await assertCountsAgree(owner, accountId, campaignId);
+    const total = Object.values(counted.byType).reduce((s, n) => s + n, 0);
+    assert.equal(total, 8 * 150);
+  });
+});
