@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppContext } from '../src/context.js';
 import { copyFrom, copyValue } from './pg-copy.js';
+import { countExistingEmEvents } from '../src/db/migrations/0310_b_em_event_counts.js';
 
 export const SENDS_PER_PERSON = 7;
 /** Events a person gets on average (measured over the generator below). */
@@ -197,6 +198,8 @@ export async function seedEmCampaign(
             .execute();
     });
   }
+  // The counters the application keeps with every insert, as the migration counts existing events.
+  await countExistingEmEvents(ctx.db);
   await sql`analyze`.execute(ctx.db);
   if (ctx.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(ctx.db);
   return {

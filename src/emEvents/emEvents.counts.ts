@@ -25,6 +25,7 @@ interface CountKey {
 }
 
 const keyOf = (k: CountKey) => `${k.campaign_id}\u0000${k.type}`;
+/** Campaign, then type in byte order (the types are ASCII), as the delete trigger locks them. */
 const byKey = (a: CountKey, b: CountKey) =>
   a.campaign_id - b.campaign_id || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
 

@@ -45,6 +45,13 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
     .addPrimaryKeyConstraint('em_event_firsts_pk', ['campaign_id', 'type', 'person_id'])
     .execute();
 
+  await countExistingEmEvents(db);
+  if (dialect === 'sqlite') await sqliteTrigger(db);
+  else await postgresTrigger(db);
+}
+
+/** Counts the events stored so far (also used by the bench after it bulk-loads events). */
+export async function countExistingEmEvents(db: AnyDb): Promise<void> {
   await sql`insert into em_event_counts (account_id, campaign_id, type, events, people)
     select account_id, campaign_id, type, count(*), 0 from em_events
     group by account_id, campaign_id, type`.execute(db);
@@ -54,9 +61,6 @@ export async function up(db: AnyDb, dialect: DialectName): Promise<void> {
   await sql`update em_event_counts set people = (select count(*) from em_event_firsts f
       where f.campaign_id = em_event_counts.campaign_id and f.type = em_event_counts.type)
     where type in ('open', 'click')`.execute(db);
-
-  if (dialect === 'sqlite') await sqliteTrigger(db);
-  else await postgresTrigger(db);
 }
 
 /** The person has no event of that type left in the campaign (the deleted row is gone already). */
@@ -80,7 +84,8 @@ async function sqliteTrigger(db: AnyDb): Promise<void> {
 
 /**
  * Once per deleting statement, over its deleted rows. The counters are locked first in
- * (campaign_id, type) order, the order every writer takes them in, so a person's deletion cannot
+ * (campaign_id, type) order, byte order for the type as in emEvents.counts.ts: the order every
+ * writer takes them in, so a person's deletion cannot
  * deadlock with a batch of events. An UPDATE, never an insert: when the account itself is being
  * deleted its counters may be gone already.
  */
@@ -89,7 +94,7 @@ async function postgresTrigger(db: AnyDb): Promise<void> {
     begin
       perform 1 from em_event_counts c
       where (c.campaign_id, c.type) in (select distinct campaign_id, type from gone)
-      order by c.campaign_id, c.type for update;
+      order by c.campaign_id, c.type collate "C" for update;
       with lost_firsts as (
         delete from em_event_firsts f
         using (select distinct account_id, campaign_id, type, person_id from gone
