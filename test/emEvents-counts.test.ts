@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import { type TestServer, type TestUser, PUBLIC_URL, startServer, unique } from './helpers.js';
 import { decodedMessage, startSmtpSink, type SmtpSink } from './smtp-sink.js';
 import { waitFor } from './process.js';
-import { countedEmEvents } from '../src/emEvents/emEvents.counts.js';
+import { sql } from 'kysely';
+import { countedEmEvents, countedEmEventsOfPeople } from '../src/emEvents/emEvents.counts.js';
 import { countExistingEmEvents } from '../src/db/migrations/0310_b_em_event_counts.js';
-import { aggregatedEmEvents, type EmCounts } from '../src/emEvents/emEvents.stats.js';
+import type { EmCounts } from '../src/emEvents/emEvents.stats.js';
+import { visibleEmEvents } from '../src/emEvents/emEvents.repo.js';
+import type { AuthUser } from '../src/http/auth.js';
 
 /**
  * The counters behind the statistics (emEvents.counts.ts) against the aggregate over the events
@@ -32,12 +35,55 @@ describe('emEvents: counted statistics equal the aggregate', () => {
     uniqueByType: Object.fromEntries(Object.entries(counts.uniqueByType).filter(([, n]) => n > 0)),
   });
 
-  /** Counters and aggregate agree, for the campaign and for the whole account; answers them. */
-  async function assertCountsAgree(owner: TestUser, accountId: number, campaignId?: number) {
-    const auth = { accountId, userId: owner.id, role: owner.role, name: '', email: '' };
+  /** What the counters must hold, counted from the events `auth` sees: events and people per type. */
+  async function aggregated(auth: AuthUser, filters: { campaignId?: number }): Promise<EmCounts> {
+    const rows = await visibleEmEvents(server.ctx.db, auth, filters)
+      .select([
+        'em_events.type',
+        sql<number>`count(*)`.as('events'),
+        sql<number>`count(distinct em_events.campaign_id || ':' || em_events.person_id)`.as(
+          'people',
+        ),
+      ])
+      .groupBy('em_events.type')
+      .execute();
+    const counts: EmCounts = { byType: {}, uniqueByType: {} };
+    for (const r of rows) {
+      counts.byType[r.type] = Number(r.events);
+      counts.uniqueByType[r.type] = Number(r.people);
+    }
+    return counts;
+  }
+
+  const authOf = (user: TestUser, accountId: number): AuthUser => ({
+    accountId,
+    userId: user.id,
+    role: user.role,
+    name: '',
+    email: '',
+  });
+
+  /**
+   * Both kinds of counters agree with the events, for the campaign and for the whole account, as
+   * the owner and (per-person counts) as `agent`; answers the owner's.
+   */
+  async function assertCountsAgree(
+    owner: TestUser,
+    accountId: number,
+    campaignId?: number,
+    agent?: TestUser,
+  ) {
+    const auth = authOf(owner, accountId);
+    const expected = nonZero(await aggregated(auth, { campaignId }));
     const counted = nonZero(await countedEmEvents(server.ctx.db, accountId, campaignId));
-    const aggregated = nonZero(await aggregatedEmEvents(server.ctx.db, auth, { campaignId }));
-    assert.deepEqual(counted, aggregated, `campaign ${campaignId ?? 'all'}`);
+    assert.deepEqual(counted, expected, `campaign ${campaignId ?? 'all'}`);
+    const perPerson = await countedEmEventsOfPeople(server.ctx.db, auth, { campaignId });
+    assert.deepEqual(nonZero(perPerson), expected, `per person, campaign ${campaignId ?? 'all'}`);
+    if (agent) {
+      const agentAuth = authOf(agent, accountId);
+      const seen = await countedEmEventsOfPeople(server.ctx.db, agentAuth, { campaignId });
+      assert.deepEqual(nonZero(seen), nonZero(await aggregated(agentAuth, { campaignId })));
+    }
     if (campaignId !== undefined) {
       const stats = await server.get(owner.key, `/v1/emCampaigns/${campaignId}/stats`);
       assert.equal(stats.status, 200, stats.text);
@@ -59,9 +105,14 @@ describe('emEvents: counted statistics equal the aggregate', () => {
   }
 
   it('after batches, built-in sends, tracking and deletions', async () => {
-    const { owner, accountId } = await server.newAccount();
+    const account = await server.newAccount();
+    const { owner, accountId } = account;
+    const agent = await account.addUser('Agent');
+    // The agent sees b, c and d only.
     const people = await Promise.all(
-      ['a', 'b', 'c', 'd', 'e', 'f'].map(() => server.newPerson(owner.key)),
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((n) =>
+        server.newPerson(owner.key, 'bcd'.includes(n) ? { assignedUserId: agent.id } : {}),
+      ),
     );
     const [a, b, c, d, e, f] = people;
     const first = await campaign(owner);
@@ -90,7 +141,7 @@ describe('emEvents: counted statistics equal the aggregate', () => {
       event(second, 'open', a),
       event(second, 'open', f),
     ]);
-    await assertCountsAgree(owner, accountId, first);
+    await assertCountsAgree(owner, accountId, first, agent);
 
     // The built-in sender: delivered (a, b, c), a hard bounce (d), dropped (e unsubscribed).
     sink.reject(d.email, 550);
@@ -106,7 +157,7 @@ describe('emEvents: counted statistics equal the aggregate', () => {
         counts.byType.dropped === 1
       );
     }, 20_000);
-    await assertCountsAgree(owner, accountId, first);
+    await assertCountsAgree(owner, accountId, first, agent);
 
     // Tracked opens (twice), a click and an unsubscribe from the built-in message to c.
     await waitFor(() => sink.countFor(c.email) === 1, 20_000);
@@ -126,7 +177,7 @@ describe('emEvents: counted statistics equal the aggregate', () => {
       contentType: 'application/x-www-form-urlencoded',
     });
     assert.equal(unsubscribed.status, 200, unsubscribed.text);
-    const tracked = await assertCountsAgree(owner, accountId, first);
+    const tracked = await assertCountsAgree(owner, accountId, first, agent);
     assert.deepEqual(
       { opens: tracked.byType.open, unique: tracked.uniqueByType.open },
       { opens: 5, unique: 3 },
@@ -134,17 +185,17 @@ describe('emEvents: counted statistics equal the aggregate', () => {
 
     // A deleted person takes their events out of the counts, and out of the unique ones.
     assert.equal((await server.del(owner.key, `/v1/people/${a.id}`)).status, 204);
-    const afterDelete = await assertCountsAgree(owner, accountId, first);
+    const afterDelete = await assertCountsAgree(owner, accountId, first, agent);
     assert.deepEqual(
       { opens: afterDelete.byType.open, unique: afterDelete.uniqueByType.open },
       { opens: 3, unique: 2 },
     );
     assert.equal(afterDelete.uniqueByType.click, 1);
-    await assertCountsAgree(owner, accountId, second);
-    await assertCountsAgree(owner, accountId);
+    await assertCountsAgree(owner, accountId, second, agent);
+    await assertCountsAgree(owner, accountId, undefined, agent);
     // Events after the deletion count as before: b's repeat open is not a new unique one.
     await post([event(first, 'open', b), event(first, 'open', d), event(first, 'delivered', d)]);
-    const last = await assertCountsAgree(owner, accountId, first);
+    const last = await assertCountsAgree(owner, accountId, first, agent);
     assert.equal(last.uniqueByType.open, 3);
     const list = await server.get(owner.key, `/v1/emEvents?campaignId=${first}`);
     assert.equal(list.body.stats.uniqueOpens, 3);
@@ -185,7 +236,7 @@ describe('emEvents: counted statistics equal the aggregate', () => {
         accounts.map((a) => countedEmEvents(server.ctx.db, a.id, undefined)),
       );
       await server.ctx.db.deleteFrom('em_event_counts').execute();
-      await server.ctx.db.deleteFrom('em_event_firsts').execute();
+      await server.ctx.db.deleteFrom('em_event_person_counts').execute();
       await countExistingEmEvents(server.ctx.db);
       const rebuilt = await Promise.all(
         accounts.map((a) => countedEmEvents(server.ctx.db, a.id, undefined)),

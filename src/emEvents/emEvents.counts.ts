@@ -1,37 +1,38 @@
 import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
+import type { AuthUser } from '../http/auth.js';
+import { onlyVisiblePeople } from '../access/visibility.js';
 import type { EmCounts } from './emEvents.stats.js';
 import type { NewEmEvent } from './emEvents.repo.js';
 import './emEvents.tables.js';
 
 /**
- * The counters behind a campaign's statistics (migration 0310_b): events per (campaign, type) and,
- * for the types counted once per person, how many people have one. insertEmEvents keeps them in the
- * transaction that inserts the events; a trigger takes deleted events out.
+ * The counters behind the statistics (migration 0310_b): events per (campaign, type) with the
+ * number of people who have one, and events per (campaign, person, type). insertEmEvents keeps
+ * them in the transaction that inserts the events; a trigger takes deleted events out.
  *
  * On PostgreSQL concurrent batches of one campaign update the same counter rows. Each adds to the
  * committed value (`events = events + excluded.events` re-reads the row once the lock is free), so
- * no increment is lost; every writer takes its rows in one order, first-seen rows then counters,
- * each sorted by key, so two batches queue instead of deadlocking. A transaction that inserts events
- * more than once takes its counters up front (reserveEmEventCounts), so that its later inserts
- * find them locked already.
+ * no increment is lost; every writer takes its rows in one order, per-person rows then campaign
+ * counters, each sorted by key, so two batches queue instead of deadlocking. A transaction that
+ * inserts events more than once takes its counters up front (reserveEmEventCounts), so that its
+ * later inserts find them locked already.
  */
-export const PER_PERSON_TYPES: ReadonlySet<string> = new Set(['open', 'click']);
-
 interface CountKey {
   account_id: number;
   campaign_id: number;
   type: string;
 }
 
-const keyOf = (k: CountKey) => `${k.campaign_id}\u0000${k.type}`;
-/** Campaign, then type in byte order (the types are ASCII), as the delete trigger locks them. */
-const byKey = (a: CountKey, b: CountKey) =>
-  a.campaign_id - b.campaign_id || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0);
+const keyOf = (k: Pick<CountKey, 'campaign_id' | 'type'>) => `${k.campaign_id}\u0000${k.type}`;
+/** Type in byte order (the types are ASCII), as the delete trigger locks them. */
+const byType = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Adds `deltas` to the counters, creating missing ones, in (campaign_id, type) order. */
+/** Adds `deltas` to the campaign counters, creating missing ones, in (campaign_id, type) order. */
 async function addCounts(trx: Trx, deltas: (CountKey & { events: number; people: number })[]) {
-  const sorted = [...deltas].sort(byKey);
+  const sorted = [...deltas].sort(
+    (a, b) => a.campaign_id - b.campaign_id || byType(a.type, b.type),
+  );
   for (let i = 0; i < sorted.length; i += 500)
     await trx
       .insertInto('em_event_counts')
@@ -45,36 +46,53 @@ async function addCounts(trx: Trx, deltas: (CountKey & { events: number; people:
       .execute();
 }
 
-/** Records the first-seen rows of these events; answers how many were new per (campaign, type). */
-async function newFirsts(trx: Trx, rows: NewEmEvent[]): Promise<Map<string, number>> {
-  const firsts = new Map<string, CountKey & { person_id: number }>();
-  for (const row of rows)
-    if (PER_PERSON_TYPES.has(row.type))
-      firsts.set(`${keyOf(row)}\u0000${row.person_id}`, {
-        account_id: row.account_id,
-        campaign_id: row.campaign_id,
-        type: row.type,
-        person_id: row.person_id,
-      });
-  const sorted = [...firsts.values()].sort((a, b) => byKey(a, b) || a.person_id - b.person_id);
-  const added = new Map<string, number>();
-  for (let i = 0; i < sorted.length; i += 500) {
-    const inserted = await trx
-      .insertInto('em_event_firsts')
-      .values(sorted.slice(i, i + 500))
-      .onConflict((oc) => oc.columns(['campaign_id', 'type', 'person_id']).doNothing())
-      .returning(['campaign_id', 'type'])
-      .execute();
-    for (const r of inserted)
-      added.set(keyOf(r as CountKey), (added.get(keyOf(r as CountKey)) ?? 0) + 1);
+/**
+ * Adds the events to the per-person counts; answers, per (campaign, type), how many people had
+ * none before (a row that now holds exactly what was added is new: rows of zero are deleted).
+ */
+async function addPersonCounts(trx: Trx, rows: NewEmEvent[]): Promise<Map<string, number>> {
+  const deltas = new Map<string, CountKey & { person_id: number; events: number }>();
+  for (const row of rows) {
+    const key = `${row.campaign_id}\u0000${row.person_id}\u0000${row.type}`;
+    const delta = deltas.get(key) ?? {
+      account_id: row.account_id,
+      campaign_id: row.campaign_id,
+      person_id: row.person_id,
+      type: row.type,
+      events: 0,
+    };
+    delta.events++;
+    deltas.set(key, delta);
   }
-  return added;
+  const sorted = [...deltas.values()].sort(
+    (a, b) => a.campaign_id - b.campaign_id || a.person_id - b.person_id || byType(a.type, b.type),
+  );
+  const newPeople = new Map<string, number>();
+  for (let i = 0; i < sorted.length; i += 500) {
+    const group = sorted.slice(i, i + 500);
+    const stored = await trx
+      .insertInto('em_event_person_counts')
+      .values(group)
+      .onConflict((oc) =>
+        oc.columns(['campaign_id', 'person_id', 'type']).doUpdateSet({
+          events: sql`em_event_person_counts.events + excluded.events`,
+        }),
+      )
+      .returning(['campaign_id', 'person_id', 'type', 'events'])
+      .execute();
+    for (const row of stored) {
+      const added = deltas.get(`${row.campaign_id}\u0000${row.person_id}\u0000${row.type}`)!;
+      if (Number(row.events) === added.events)
+        newPeople.set(keyOf(row), (newPeople.get(keyOf(row)) ?? 0) + 1);
+    }
+  }
+  return newPeople;
 }
 
 /** Counts events just inserted (insertEmEvents): call once per transaction, after the insert. */
 export async function countEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<void> {
   if (rows.length === 0) return;
-  const people = await newFirsts(trx, rows);
+  const people = await addPersonCounts(trx, rows);
   const deltas = new Map<string, CountKey & { events: number; people: number }>();
   for (const row of rows) {
     const key = keyOf(row);
@@ -101,7 +119,16 @@ export async function reserveEmEventCounts(trx: Trx, keys: CountKey[]): Promise<
   await addCounts(trx, [...unique.values()]);
 }
 
-/** The counted events of the account, of one campaign when given (every campaign otherwise). */
+function countsFrom(rows: { type: string; events: number | string; people: number | string }[]) {
+  const counts: EmCounts = { byType: {}, uniqueByType: {} };
+  for (const row of rows) {
+    counts.byType[row.type] = Number(row.events);
+    counts.uniqueByType[row.type] = Number(row.people);
+  }
+  return counts;
+}
+
+/** Every event of the account, of one campaign when given: the campaign counters. */
 export async function countedEmEvents(
   db: DbOrTrx,
   accountId: number,
@@ -112,10 +139,33 @@ export async function countedEmEvents(
     .select(['type', sql<number>`sum(events)`.as('events'), sql<number>`sum(people)`.as('people')])
     .where('account_id', '=', accountId);
   if (campaignId !== undefined) query = query.where('campaign_id', '=', campaignId);
-  const counts: EmCounts = { byType: {}, uniqueByType: {} };
-  for (const row of await query.groupBy('type').execute()) {
-    counts.byType[row.type] = Number(row.events);
-    if (PER_PERSON_TYPES.has(row.type)) counts.uniqueByType[row.type] = Number(row.people);
-  }
-  return counts;
+  return countsFrom(await query.groupBy('type').execute());
+}
+
+/**
+ * The events of the people `auth` may see (of one campaign, one person when given): the
+ * per-person counts, a row per person and type instead of a row per event.
+ */
+export async function countedEmEventsOfPeople(
+  db: DbOrTrx,
+  auth: AuthUser,
+  filters: { campaignId?: number; personId?: number },
+): Promise<EmCounts> {
+  let query = onlyVisiblePeople(
+    db
+      .selectFrom('em_event_person_counts as pc')
+      .select([
+        'pc.type',
+        sql<number>`sum(pc.events)`.as('events'),
+        sql<number>`count(*)`.as('people'),
+      ])
+      .where('pc.account_id', '=', auth.accountId),
+    db,
+    auth,
+    'pc.person_id',
+  );
+  if (filters.campaignId !== undefined)
+    query = query.where('pc.campaign_id', '=', filters.campaignId);
+  if (filters.personId !== undefined) query = query.where('pc.person_id', '=', filters.personId);
+  return countsFrom(await query.groupBy('pc.type').execute());
 }

@@ -24,22 +24,23 @@ export interface EmEventCountsTable {
   campaign_id: number;
   type: string;
   events: number | string;
-  /** open and click: people with at least one such event in the campaign (unique opens, clicks) */
+  /** people with at least one such event in the campaign (unique opens, clicks) */
   people: number | string;
 }
 
-/** One row per person with an open (or a click) in a campaign: the first one counted them. */
-export interface EmEventFirstsTable {
+/** Events per (campaign, person, type): a row from a person's first event of the type on. */
+export interface EmEventPersonCountsTable {
   account_id: number;
   campaign_id: number;
-  type: string;
   person_id: number;
+  type: string;
+  events: number;
 }
 
 declare module '../db/extension-tables.js' {
   interface ExtensionTables {
     em_events: EmEventsTable;
     em_event_counts: EmEventCountsTable;
-    em_event_firsts: EmEventFirstsTable;
+    em_event_person_counts: EmEventPersonCountsTable;
   }
 }
