@@ -14,9 +14,9 @@ import './emEvents.tables.js';
  * On PostgreSQL concurrent batches of one campaign update the same counter rows. Each adds to the
  * committed value (`events = events + excluded.events` re-reads the row once the lock is free), so
  * no increment is lost; every writer takes its rows in one order, per-person rows then campaign
- * counters, each sorted by key, so two batches queue instead of deadlocking. A transaction that
- * inserts events more than once takes its counters up front (reserveEmEventCounts), so that its
- * later inserts find them locked already.
+ * counters, each sorted by key, so two batches queue instead of deadlocking. That holds only if a
+ * transaction counts once: one that inserts events more than once (recordOutcomes) collects them
+ * in an EmEventTally and counts them all at the end.
  */
 interface CountKey {
   account_id: number;
@@ -89,7 +89,7 @@ async function addPersonCounts(trx: Trx, rows: NewEmEvent[]): Promise<Map<string
   return newPeople;
 }
 
-/** Counts events just inserted (insertEmEvents): call once per transaction, after the insert. */
+/** Counts events just inserted (insertEmEvents, or a tally's): once per transaction, at the end. */
 export async function countEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<void> {
   if (rows.length === 0) return;
   const people = await addPersonCounts(trx, rows);
@@ -109,14 +109,9 @@ export async function countEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<void>
   await addCounts(trx, [...deltas.values()]);
 }
 
-/**
- * Locks (creating them when missing) the counters of these (campaign, type) pairs, for a
- * transaction that will insert events more than once (recordOutcomes): taken together and in
- * order before any of its inserts, they cannot be taken in another order later.
- */
-export async function reserveEmEventCounts(trx: Trx, keys: CountKey[]): Promise<void> {
-  const unique = new Map(keys.map((k) => [keyOf(k), { ...k, events: 0, people: 0 }]));
-  await addCounts(trx, [...unique.values()]);
+/** Events inserted but not counted yet, by a transaction that inserts more than once. */
+export class EmEventTally {
+  readonly rows: NewEmEvent[] = [];
 }
 
 function countsFrom(rows: { type: string; events: number | string; people: number | string }[]) {

@@ -11,6 +11,7 @@ import { existingCampaignIds } from '../emCampaigns/emCampaigns.repo.js';
 import { emit } from '../webhooks/outbox.js';
 import { isoSeconds, isoTimestamp } from '../time.js';
 import type { EmEventIn } from './emEvents.schemas.js';
+import type { EmEventTally } from './emEvents.counts.js';
 import {
   inGroups,
   insertEmEvents,
@@ -38,6 +39,8 @@ export interface RecordOptions {
   now: number;
   /** On PostgreSQL the people whose email status changes are locked first, so concurrent batches cannot lose an update. */
   dialect: DialectName;
+  /** Leaves the counting of the events to the caller's transaction, which inserts more than once. */
+  tally?: EmEventTally;
 }
 
 export interface RecordedEmEvents {
@@ -221,7 +224,7 @@ export async function recordEmEvents(
     rows.filter((row) => updatesPerson(row.type)).map((row) => row.person_id),
     options.dialect,
   );
-  const ids = await insertEmEvents(trx, rows);
+  const ids = await insertEmEvents(trx, rows, options.tally);
 
   const webhookIds = new Map<string, number[]>();
   const marks: { personId: number; recipient: string; status: string }[] = [];
