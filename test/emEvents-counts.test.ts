@@ -201,12 +201,21 @@ describe('emEvents: counted statistics equal the aggregate', () => {
     assert.equal(list.body.stats.uniqueOpens, 3);
   });
 
-  it('parallel batches on one campaign lose no count and do not deadlock', async () => {
+  it('parallel batches and deletions on one campaign lose no count and do not deadlock', async () => {
     const { owner, accountId } = await server.newAccount();
     const campaignId = await campaign(owner);
     const people = await Promise.all(Array.from({ length: 20 }, () => server.newPerson(owner.key)));
+    const doomed = await Promise.all(Array.from({ length: 4 }, () => server.newPerson(owner.key)));
     const types = ['delivered', 'open', 'click', 'unsubscribe', 'soft-bounce', 'hard-bounce'];
-    // Each batch lists types and people in its own order, so that any two overlap in reverse.
+    const doomedEvents = doomed.flatMap((p) =>
+      types.map((type) => ({ campaignId, type, personId: p.id })),
+    );
+    assert.equal(
+      (await server.post(owner.key, '/v1/emEvents', { emEvents: doomedEvents })).status,
+      201,
+    );
+    // Each batch lists types and people in its own order, so that any two overlap in reverse; the
+    // deletions take their people's events out of the same counters meanwhile.
     const batches = Array.from({ length: 8 }, (_, k) =>
       Array.from({ length: 150 }, (_, i) => ({
         campaignId,
@@ -214,13 +223,15 @@ describe('emEvents: counted statistics equal the aggregate', () => {
         personId: people[(k % 2 ? 150 - i : i + k) % people.length].id,
       })),
     );
-    const answers = await Promise.all(
-      batches.map((events) => server.post(owner.key, '/v1/emEvents', { emEvents: events })),
-    );
-    for (const res of answers) assert.equal(res.status, 201, res.text);
+    const answers = await Promise.all([
+      ...batches.map((events) => server.post(owner.key, '/v1/emEvents', { emEvents: events })),
+      ...doomed.map((p) => server.del(owner.key, `/v1/people/${p.id}`)),
+    ]);
+    for (const res of answers) assert.ok([201, 204].includes(res.status), res.text);
     const counted = await assertCountsAgree(owner, accountId, campaignId);
     const total = Object.values(counted.byType).reduce((s, n) => s + n, 0);
     assert.equal(total, 8 * 150);
+    assert.equal(counted.uniqueByType.open, people.length);
   });
 
   // The migration's count of existing events rebuilds every counter of the database: only on a
