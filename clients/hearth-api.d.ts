@@ -4829,7 +4829,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -4952,7 +4952,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -4966,7 +4966,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -4980,7 +4980,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -4994,7 +4994,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5008,7 +5008,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5035,7 +5035,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5049,7 +5049,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5079,7 +5079,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5108,7 +5108,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5122,7 +5122,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5136,7 +5136,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5150,7 +5150,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5164,7 +5164,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5178,7 +5178,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5192,7 +5192,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5206,7 +5206,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5277,7 +5277,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5325,7 +5325,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5339,7 +5339,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5353,7 +5353,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5367,7 +5367,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5381,7 +5381,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5395,7 +5395,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5409,7 +5409,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5423,7 +5423,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5443,7 +5443,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5457,7 +5457,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5471,7 +5471,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5501,7 +5501,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5530,7 +5530,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5544,7 +5544,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5612,7 +5612,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5626,7 +5626,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5640,7 +5640,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5654,7 +5654,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5668,7 +5668,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5682,7 +5682,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5705,7 +5705,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5719,7 +5719,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5733,7 +5733,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5747,7 +5747,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5761,7 +5761,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5775,7 +5775,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5792,7 +5792,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5806,7 +5806,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;
@@ -5820,7 +5820,7 @@ export interface components {
                 next?: string;
                 nextLink?: string;
                 offset: number;
-                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
                 total: number;
                 /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
                 totalIsLowerBound?: boolean;

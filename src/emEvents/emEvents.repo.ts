@@ -3,6 +3,7 @@ import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { onlyVisiblePeople, visiblePersonIds } from '../access/visibility.js';
 import type { EmEventsTable } from './emEvents.tables.js';
+import { countEmEvents, type EmEventTally } from './emEvents.counts.js';
 import './emEvents.tables.js';
 import '../emCampaigns/emCampaigns.tables.js';
 
@@ -48,8 +49,16 @@ export async function findVisibleEmEvent(
     .executeTakeFirst();
 }
 
-/** Inserts events in statement-sized groups; returns their ids in the order of `rows`. */
-export async function insertEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<number[]> {
+/**
+ * Inserts events in statement-sized groups and counts them (emEvents.counts.ts) in the same
+ * transaction; returns their ids in the order of `rows`. Every insert of events goes through here.
+ * A transaction that inserts more than once gives a `tally` and counts it once at the end.
+ */
+export async function insertEmEvents(
+  trx: Trx,
+  rows: NewEmEvent[],
+  tally?: EmEventTally,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 100) {
     const inserted = await trx
@@ -60,6 +69,8 @@ export async function insertEmEvents(trx: Trx, rows: NewEmEvent[]): Promise<numb
     // One statement assigns ascending ids in row order; RETURNING's own order is not guaranteed.
     ids.push(...inserted.map((r) => r.id).sort((a, b) => a - b));
   }
+  if (tally) tally.rows.push(...rows);
+  else await countEmEvents(trx, rows);
   return ids;
 }
 

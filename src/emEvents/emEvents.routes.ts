@@ -79,6 +79,8 @@ export const emEventsRoutes: FastifyPluginAsync<RouteOptions> = async (instance,
           sort: readSort(q.sort, { occurred: 'em_events.occurred_at' }, 'em_events.id'),
           idExpression: 'em_events.id',
           publicUrl: ctx.config.publicUrl,
+          // A campaign's events run to millions: counted up to EXACT_TOTAL_LIMIT, as people are.
+          db,
         }),
         emStatistics(db, request.auth, scope),
       ]);

@@ -11,6 +11,7 @@ import { existingCampaignIds } from '../emCampaigns/emCampaigns.repo.js';
 import { emit } from '../webhooks/outbox.js';
 import { isoSeconds, isoTimestamp } from '../time.js';
 import type { EmEventIn } from './emEvents.schemas.js';
+import type { EmEventTally } from './emEvents.counts.js';
 import {
   inGroups,
   insertEmEvents,
@@ -38,6 +39,8 @@ export interface RecordOptions {
   now: number;
   /** On PostgreSQL the people whose email status changes are locked first, so concurrent batches cannot lose an update. */
   dialect: DialectName;
+  /** Leaves the counting of the events to the caller's transaction, which inserts more than once. */
+  tally?: EmEventTally;
 }
 
 export interface RecordedEmEvents {
@@ -108,14 +111,17 @@ function problemsOf(event: EmEventInput, index: number, refs: Resolved): FieldEr
   return problems;
 }
 
-/** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
 /**
  * On PostgreSQL, locks the people this batch will update (email status, lastActivity) up front
  * and in ascending id order, so that concurrent batches touching the same people queue instead of
  * losing an update or deadlocking. NO KEY UPDATE does not conflict with the key-share locks that
  * other records' foreign keys take on a person.
  */
-async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): Promise<void> {
+export async function lockPeople(
+  trx: Trx,
+  personIds: number[],
+  dialect: DialectName,
+): Promise<void> {
   if (dialect !== 'postgres' || personIds.length === 0) return;
   const ids = [...new Set(personIds)].sort((a, b) => a - b);
   for (const group of inGroups(ids))
@@ -128,6 +134,7 @@ async function lockPeople(trx: Trx, personIds: number[], dialect: DialectName): 
       .execute();
 }
 
+/** Sets the status of the address an event concerns: the recipient when given, else the primary email. */
 async function markEmailStatuses(
   trx: Trx,
   accountId: number,
@@ -217,7 +224,7 @@ export async function recordEmEvents(
     rows.filter((row) => updatesPerson(row.type)).map((row) => row.person_id),
     options.dialect,
   );
-  const ids = await insertEmEvents(trx, rows);
+  const ids = await insertEmEvents(trx, rows, options.tally);
 
   const webhookIds = new Map<string, number[]>();
   const marks: { personId: number; recipient: string; status: string }[] = [];

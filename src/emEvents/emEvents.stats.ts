@@ -1,16 +1,17 @@
 import { type Static } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import type { EmStats } from './emEvents.schemas.js';
-import { type EmEventFilters, visibleEmEvents } from './emEvents.repo.js';
+import type { EmEventFilters } from './emEvents.repo.js';
+import { countedEmEvents, countedEmEventsOfPeople } from './emEvents.counts.js';
+import { seesWholeAccount } from '../access/roles.js';
 
 export type EmStatistics = Static<typeof EmStats>;
 
 export interface EmCounts {
   /** events per type */
   byType: Record<string, number>;
-  /** distinct (campaign, person) pairs per type, for open and click */
+  /** distinct (campaign, person) pairs per type (the statistics use open and click) */
   uniqueByType: Record<string, number>;
 }
 
@@ -55,29 +56,18 @@ export function statisticsFrom(counts: EmCounts): EmStatistics {
 
 /**
  * Statistics of the events `auth` may see under `filters` (campaignId and personId narrow them),
- * whichever system recorded them: built-in and third-party combined. Two indexed aggregates.
+ * whichever system recorded them: built-in and third-party combined, read from the counters kept
+ * with every insert (emEvents.counts.ts), never from the events themselves. Owner and Admin, who
+ * see every event of the account, read a few rows per campaign; Agents and Lenders, and one
+ * person's statistics, read a row per person and type of the people seen.
  */
 export async function emStatistics(
   db: DbOrTrx,
   auth: AuthUser,
   filters: Pick<EmEventFilters, 'campaignId' | 'personId'>,
 ): Promise<EmStatistics> {
-  const scope = { campaignId: filters.campaignId, personId: filters.personId };
-  const perType = await visibleEmEvents(db, auth, scope)
-    .select(['em_events.type', sql<number>`count(*)`.as('n')])
-    .groupBy('em_events.type')
-    .execute();
-  const pairs = visibleEmEvents(db, auth, { ...scope, types: ['open', 'click'] })
-    .select(['em_events.type', 'em_events.campaign_id', 'em_events.person_id'])
-    .distinct()
-    .as('pairs');
-  const unique = await db
-    .selectFrom(pairs)
-    .select(['pairs.type', sql<number>`count(*)`.as('n')])
-    .groupBy('pairs.type')
-    .execute();
-  const counts: EmCounts = { byType: {}, uniqueByType: {} };
-  for (const row of perType) counts.byType[row.type] = Number(row.n);
-  for (const row of unique) counts.uniqueByType[row.type] = Number(row.n);
-  return statisticsFrom(counts);
+  const { campaignId, personId } = filters;
+  if (seesWholeAccount(auth) && personId === undefined)
+    return statisticsFrom(await countedEmEvents(db, auth.accountId, campaignId));
+  return statisticsFrom(await countedEmEventsOfPeople(db, auth, { campaignId, personId }));
 }

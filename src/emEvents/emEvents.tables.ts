@@ -18,8 +18,29 @@ export interface EmEventsTable {
   created_at: string;
 }
 
+/** Events per (campaign, type), kept with every insert (emEvents.counts.ts, migration 0340). */
+export interface EmEventCountsTable {
+  account_id: number;
+  campaign_id: number;
+  type: string;
+  events: number | string;
+  /** people with at least one such event in the campaign (unique opens, clicks) */
+  people: number | string;
+}
+
+/** Events per (campaign, person, type): a row from a person's first event of the type on. */
+export interface EmEventPersonCountsTable {
+  account_id: number;
+  campaign_id: number;
+  person_id: number;
+  type: string;
+  events: number;
+}
+
 declare module '../db/extension-tables.js' {
   interface ExtensionTables {
     em_events: EmEventsTable;
+    em_event_counts: EmEventCountsTable;
+    em_event_person_counts: EmEventPersonCountsTable;
   }
 }

@@ -1,7 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { insertEmEvents } from '../emEvents/emEvents.repo.js';
-import { recordEmEvents } from '../emEvents/emEvents.service.js';
+import { lockPeople, recordEmEvents } from '../emEvents/emEvents.service.js';
+import { countEmEvents, EmEventTally } from '../emEvents/emEvents.counts.js';
 import { isoSeconds } from '../time.js';
 import type { RecipientStatus } from './emailSending.tables.js';
 import type { RecipientRow } from './recipients.queue.js';
@@ -104,6 +105,14 @@ export async function recordOutcomes(ctx: AppContext, deliveries: Delivery[]): P
       const event = { send, d, type };
       (type === 'hard-bounce' || type === 'soft-bounce' ? bounces : plain).push(event);
     }
+    // Events are inserted more than once below: they are counted once, together, at the end (the
+    // order of locks emEvents.counts.ts keeps); the bounces' people are locked first, in order.
+    const tally = new EmEventTally();
+    await lockPeople(
+      trx,
+      bounces.map(({ d }) => d.row.person_id),
+      ctx.dialect,
+    );
     await insertEmEvents(
       trx,
       plain.map(({ send, d, type }) => ({
@@ -118,6 +127,7 @@ export async function recordOutcomes(ctx: AppContext, deliveries: Delivery[]): P
         system: BUILT_IN_SYSTEM,
         created_at: isoSeconds(now),
       })),
+      tally,
     );
     for (const { send, d, type } of bounces) {
       const auth = await senderActor(trx, send);
@@ -132,9 +142,10 @@ export async function recordOutcomes(ctx: AppContext, deliveries: Delivery[]): P
             type: type as 'hard-bounce',
           },
         ],
-        { now, dialect: ctx.dialect },
+        { now, dialect: ctx.dialect, tally },
       );
     }
+    await countEmEvents(trx, tally.rows);
     await closeFinishedSends(trx, [...new Set(deliveries.map((d) => d.row.send_id))], now);
   });
 }

@@ -63,7 +63,7 @@ export const PageMetadata = Type.Object({
   total: Type.Integer({
     description:
       'Records matching the filters; on pages reached with `next`, the total counted when the listing began. ' +
-      `People are counted exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')}; when more match, ` +
+      `People and email marketing events are counted exactly up to ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')}; when more match, ` +
       `total is ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} and totalIsLowerBound is true`,
   }),
   totalIsLowerBound: Type.Optional(

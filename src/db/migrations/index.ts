@@ -29,6 +29,7 @@ import * as inboxApps from './0220_inbox_apps.js';
 import * as inboxMessageAttachments from './0280_inbox_message_attachments.js';
 import * as dailyListIndexes from './0310_daily_list_indexes.js';
 import * as peopleAccountStage from './0330_people_account_stage.js';
+import * as emEventCounts from './0340_em_event_counts.js';
 import * as idempotencyKeys from './0170_idempotency_keys.js';
 import * as pendingDeliveryIndex from './0170_b_pending_delivery_index.js';
 
@@ -73,4 +74,5 @@ export const migrations: Record<string, HearthMigration> = {
   '0290_import_date_format': importDateFormat,
   '0310_daily_list_indexes': dailyListIndexes,
   '0330_people_account_stage': peopleAccountStage,
+  '0340_em_event_counts': emEventCounts,
 };
