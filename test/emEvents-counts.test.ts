@@ -6,7 +6,7 @@ import { waitFor } from './process.js';
 import { sql } from 'kysely';
 import { countedEmEvents, countedEmEventsOfPeople } from '../src/emEvents/emEvents.counts.js';
 import { countExistingEmEvents } from '../src/db/migrations/0340_em_event_counts.js';
-import type { EmCounts } from '../src/emEvents/emEvents.stats.js';
+import type { EmCounts } from '../src/emEvents/emEvents.types.js';
 import { visibleEmEvents } from '../src/emEvents/emEvents.repo.js';
 import type { AuthUser } from '../src/http/auth.js';
 

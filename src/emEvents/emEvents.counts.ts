@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { onlyVisiblePeople } from '../access/visibility.js';
-import type { EmCounts } from './emEvents.stats.js';
-import type { NewEmEvent } from './emEvents.repo.js';
+import type { EmCounts } from './emEvents.types.js';
+import type { NewEmEvent } from './emEvents.tables.js';
 import './emEvents.tables.js';
 
 /**

@@ -1,14 +1,13 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import { onlyVisiblePeople, visiblePersonIds } from '../access/visibility.js';
-import type { EmEventsTable } from './emEvents.tables.js';
+import type { EmEventsTable, NewEmEvent } from './emEvents.tables.js';
 import { countEmEvents, type EmEventTally } from './emEvents.counts.js';
 import './emEvents.tables.js';
 import '../emCampaigns/emCampaigns.tables.js';
 
 export type EmEventRow = Selectable<EmEventsTable>;
-export type NewEmEvent = Insertable<EmEventsTable>;
 
 export interface EmEventFilters {
   ids?: number[];

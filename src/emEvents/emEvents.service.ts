@@ -12,10 +12,10 @@ import { emit } from '../webhooks/outbox.js';
 import { isoSeconds, isoTimestamp } from '../time.js';
 import type { EmEventIn } from './emEvents.schemas.js';
 import type { EmEventTally } from './emEvents.counts.js';
+import type { NewEmEvent } from './emEvents.tables.js';
 import {
   inGroups,
   insertEmEvents,
-  type NewEmEvent,
   peopleByEmail,
   usersAmong,
   visiblePeopleAmong,

@@ -2,18 +2,12 @@ import { type Static } from '@sinclair/typebox';
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthUser } from '../http/auth.js';
 import type { EmStats } from './emEvents.schemas.js';
+import type { EmCounts } from './emEvents.types.js';
 import type { EmEventFilters } from './emEvents.repo.js';
 import { countedEmEvents, countedEmEventsOfPeople } from './emEvents.counts.js';
 import { seesWholeAccount } from '../access/roles.js';
 
 export type EmStatistics = Static<typeof EmStats>;
-
-export interface EmCounts {
-  /** events per type */
-  byType: Record<string, number>;
-  /** distinct (campaign, person) pairs per type (the statistics use open and click) */
-  uniqueByType: Record<string, number>;
-}
 
 function ratio(numerator: number, denominator: number): number | null {
   if (denominator === 0) return null;

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
 
 export interface EmEventsTable {
   id: Generated<number>;
@@ -44,3 +44,6 @@ declare module '../db/extension-tables.js' {
     em_event_person_counts: EmEventPersonCountsTable;
   }
 }
+
+/** An emEvent as written (emEvents.repo.ts insertEmEvents). */
+export type NewEmEvent = Insertable<EmEventsTable>;

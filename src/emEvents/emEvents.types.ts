@@ -35,3 +35,11 @@ export const EMAIL_STATUS_OF_TYPE = {
 export const ENGAGEMENT_TYPES: ReadonlySet<EmEventType> = new Set(['open', 'click']);
 
 export const MAX_EVENTS_PER_REQUEST = 1000;
+
+/** Raw counts behind the statistics (emEvents.stats.ts statisticsFrom). */
+export interface EmCounts {
+  /** events per type */
+  byType: Record<string, number>;
+  /** distinct (campaign, person) pairs per type (the statistics use open and click) */
+  uniqueByType: Record<string, number>;
+}
