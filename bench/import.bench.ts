@@ -26,13 +26,18 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const peakMb = (pid: number) => memoryMb(pid, 'VmHWM');
 const resetPeak = (pid: number) => writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
+/** BENCH_IMPORT_AGAIN=n imports n more files of the full size into the same worker (does memory pile up?). */
+const AGAIN = Number(process.env.BENCH_IMPORT_AGAIN ?? 0);
+/** Each file's own phone numbers (new people's emails differ by tag already). */
+const PHONE_DIGIT: Record<string, number> = { small: 6, full: 7, again1: 8, again2: 9 };
+
 /** `rows` people: the first third already in the database (person<knownFrom+i>@bench.test), the rest new. */
 function writeCsv(file: string, rows: number, knownFrom: number, tag: string): void {
   const lines = ['First Name,Last Name,Email,Phone,Tags,City,Notes'];
   const known = Math.floor(rows / 3);
   for (let i = 0; i < rows; i++) {
     const email = i < known ? `person${knownFrom + i}@bench.test` : `${tag}-${i}@import.bench.test`;
-    const phone = `55${tag === 'small' ? 6 : 7}${String(i).padStart(7, '0')}`;
+    const phone = `55${PHONE_DIGIT[tag] ?? 7}${String(i).padStart(7, '0')}`;
     lines.push(`Imported,"Row ${i}",${email},${phone},"csv, bench",Springfield,"note ${i}"`);
   }
   writeFileSync(file, lines.join('\r\n') + '\r\n');
@@ -133,9 +138,14 @@ async function onDatabase(
   try {
     await workerStarted(worker);
     await new Promise((r) => setTimeout(r, 3000)); // the worker settles and idles
+    const again = Array.from(
+      { length: AGAIN },
+      (_, k) => [ROWS, knownSmall, `again${k + 1}`] as const,
+    );
     for (const [count, knownFrom, tag] of [
       [small, 0, 'small'],
       [ROWS, knownSmall, 'full'],
+      ...again,
     ] as const) {
       writeCsv(file, count, knownFrom, tag);
       const size = statSync(file).size / 1024 / 1024;

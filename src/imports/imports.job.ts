@@ -18,6 +18,7 @@ import {
   readPiece,
   updateImport,
 } from './imports.repo.js';
+import { ImportHeap } from './heap.js';
 import { loadPlan } from './plan.js';
 import { rowToPerson } from './rows.js';
 import { IMPORT_JOB } from './upload.js';
@@ -61,11 +62,14 @@ function records(ctx: AppContext, imp: ImportRow): AsyncIterable<string[]> {
   return parser;
 }
 
-async function countRows(ctx: AppContext, imp: ImportRow): Promise<number> {
+async function countRows(ctx: AppContext, imp: ImportRow, heap: ImportHeap): Promise<number> {
   let count = -1; // the header
-  for await (const _ of records(ctx, imp)) count++;
+  for await (const _ of records(ctx, imp)) if (++count % COUNT_CHECK_ROWS === 0) heap.check();
   return Math.max(count, 0);
 }
+
+/** Rows counted between two looks at the heap (ImportHeap) while counting, as in a batch. */
+const COUNT_CHECK_ROWS = 500;
 
 /** Why a whole import stopped, in words for its owner (a CSV syntax error names its line). */
 function fatalMessage(err: unknown): string | null {
@@ -104,8 +108,9 @@ async function run(ctx: AppContext, jobId: number, importId: number): Promise<vo
       JSON.parse(imp.mapping),
       imp.date_format,
     );
+    const heap = new ImportHeap();
     if (imp.total === null) {
-      imp.total = await countRows(ctx, imp);
+      imp.total = await countRows(ctx, imp, heap);
       await updateImport(ctx.db, imp.id, { total: imp.total });
     }
     const runState: ImportRun = {
@@ -149,6 +154,7 @@ async function run(ctx: AppContext, jobId: number, importId: number): Promise<vo
       if (batch.length === BATCH_ROWS[ctx.dialect]) {
         await commit(batch);
         batch = [];
+        heap.check();
         await nextTurn();
       }
     }
