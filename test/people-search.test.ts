@@ -100,6 +100,57 @@ describe('GET /v1/people?q=: names, emails and phones', () => {
     assert.equal((await search('')).length, 5);
   });
 
+  it('with a tag: the same people whichever of the two is read first', async () => {
+    // Eight "Pairing" people, three of them tagged rare-pair and all of them tagged wide-pair,
+    // with six more people tagged wide-pair (one also rare-pair): on SQLite the rarer of the text's
+    // matches and the tag's people is read and the other tested (people.list.ts), both ways here.
+    const make = async (name: string, tags: string[]) => {
+      const res = await server.post(account.owner.key, '/v1/people', { name, tags });
+      assert.equal(res.status, 201, res.text);
+      return res.body.id as number;
+    };
+    const paired: number[] = [];
+    for (let i = 0; i < 8; i++)
+      paired.push(await make(`Pairing ${i}`, i < 3 ? ['rare-pair', 'wide-pair'] : ['wide-pair']));
+    const others: number[] = [];
+    // One of them holds the rare tag without matching the text.
+    for (let i = 0; i < 6; i++)
+      others.push(await make(`Other ${i}`, i === 0 ? ['rare-pair', 'wide-pair'] : ['wide-pair']));
+    const ids = async (query: string) => {
+      const res = await server.get(account.owner.key, `/v1/people?limit=100&${query}`);
+      assert.equal(res.status, 200, res.text);
+      return {
+        total: res.body._metadata.total,
+        ids: res.body.people.map((p: { id: number }) => p.id),
+      };
+    };
+    const newestFirst = (list: number[]) => [...list].sort((a, b) => b - a);
+    const rare = newestFirst(paired.slice(0, 3));
+    for (const query of ['q=pairing&tags=rare-pair', 'name=pairing&tags=rare-pair'])
+      assert.deepEqual(await ids(query), { total: 3, ids: rare }, query);
+    assert.deepEqual(await ids('q=pairing&tags=wide-pair'), {
+      total: 8,
+      ids: newestFirst(paired),
+    });
+    const byName = await ids('q=pairing&tags=rare-pair&sort=name');
+    assert.deepEqual(byName, { total: 3, ids: paired.slice(0, 3) });
+    // Paging with next, two at a time.
+    const first = await server.get(
+      account.owner.key,
+      '/v1/people?q=pairing&tags=rare-pair&limit=2',
+    );
+    const second = await server.get(
+      account.owner.key,
+      `/v1/people?q=pairing&tags=rare-pair&limit=2&next=${first.body._metadata.next}`,
+    );
+    assert.deepEqual(
+      [...first.body.people, ...second.body.people].map((p: { id: number }) => p.id),
+      rare,
+    );
+    for (const id of [...paired, ...others])
+      await server.del(account.owner.key, `/v1/people/${id}`);
+  });
+
   it('refuses search text over 200 characters with a message', async () => {
     const res = await server.get(account.owner.key, `/v1/people?q=${'a'.repeat(201)}`);
     assert.equal(res.status, 400);

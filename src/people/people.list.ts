@@ -82,30 +82,50 @@ export async function buildPeopleListQuery(
       bounds.reduce((q2, [op, value]) => q2.where(term(purpose, op, value)), query),
     );
   };
+  const tags = (q.tags ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
   const search =
     dialect === 'postgres'
       ? await trigramSearch(db, accountId, q)
-      : await ftsSearch(db, accountId, q, { pageById: options.pageById });
-  const rowsFromMatches = Boolean(options.pageById && search?.pageFrom);
+      : await ftsSearch(db, accountId, q, { pageById: options.pageById, sized: tags.length > 0 });
+  // SQLite, a text search and a tag: whichever has fewer people is read, and the other tested
+  // (`name=son&tags=vip` at 1M people counted by walking 150,000 matches of "son" for the 2 %
+  // tagged vip: 250 ms). The tag is counted as far as the matches go.
+  const textSize = search?.amongMatches ? search.size : null;
+  const tagged = tags.length
+    ? await taggedWithAny(db, accountId, tags, textSize ?? undefined)
+    : null;
+  const tagFirst = textSize !== null && tagged !== null && tagged.size < textSize;
+  const rowsFromMatches = Boolean(options.pageById && search?.pageFrom && !tagFirst);
+  const rowsFromTag = !rowsFromMatches && Boolean(options.pageById && tagged?.pageFrom);
   if (search) {
     // People read from the index's matches, or tested against them, need only the rest.
+    const amongMatches = (purpose: Purpose) => tagFirst && (purpose === 'count' || rowsFromTag);
     const fromMatches = (purpose: Purpose) =>
       purpose === 'rows'
         ? rowsFromMatches || (dialect === 'sqlite' && Boolean(search.listed))
         : Boolean(search.countFrom);
     narrow((query, purpose) =>
-      (fromMatches(purpose) ? search.exactAmongMatches : search.exact).reduce(
-        (q2, condition) => q2.where(condition),
-        query,
-      ),
+      amongMatches(purpose)
+        ? [...search.exactAmongMatches, search.amongMatches!].reduce(
+            (q2, condition) => q2.where(condition),
+            query,
+          )
+        : (fromMatches(purpose) ? search.exactAmongMatches : search.exact).reduce(
+            (q2, condition) => q2.where(condition),
+            query,
+          ),
     );
   }
   const searchListed = search?.listed;
-  if (searchListed && !rowsFromMatches)
+  if (searchListed && !rowsFromMatches && !(tagFirst && rowsFromTag))
     narrow((query, purpose) => (purpose === 'rows' ? query.where(searchListed) : query));
   const searchCounted = search?.counted;
   if (searchCounted)
     narrow((query, purpose) => (purpose === 'count' ? query.where(searchCounted) : query));
+  const narrowedByText = conditions.length;
   if (q.email) {
     const email = q.email.trim().toLowerCase();
     narrow((query) =>
@@ -134,11 +154,6 @@ export async function buildPeopleListQuery(
       ),
     );
   }
-  const tags = (q.tags ?? '')
-    .split(',')
-    .map((t) => t.trim().toLowerCase())
-    .filter(Boolean);
-  const tagged = tags.length ? await taggedWithAny(db, accountId, tags) : null;
   if (q.stage) {
     const stage = q.stage;
     narrow((query) =>
@@ -206,6 +221,7 @@ export async function buildPeopleListQuery(
   if (priceAbove !== undefined && priceAbove > -1) prices.push(['>=', priceAbove]);
   if (priceBelow !== undefined) prices.push(['<=', priceBelow]);
   if (prices.length) await range(sql`coalesce(people.price, -1)`, prices);
+  const textAlone = !tagged && conditions.length === narrowedByText;
   // Trash is hidden unless asked for: by includeTrash, by a stage filter, or by naming the ids
   // (a webhook's uri is `/v1/people?id=…`, and a person moved to Trash must still be fetchable there).
   const includeTrash =
@@ -221,17 +237,18 @@ export async function buildPeopleListQuery(
     conditions.reduce((q2, apply) => apply(q2, purpose), query);
   const people = db.selectFrom('people') as PeopleSelect;
   // A page sorted by id starts from the text index's matches, else from a tag's taggings.
-  const rowsFromTag = !rowsFromMatches && Boolean(options.pageById && tagged?.pageFrom);
   const rowsFrom = rowsFromMatches ? search!.pageFrom! : rowsFromTag ? tagged!.pageFrom! : people;
   const listed = filter(tagged && !rowsFromTag ? rowsFrom.where(tagged.listed) : rowsFrom, 'rows');
   // Counting starts from the most selective index at hand: the text index, else the tag's.
-  const searchFrom = search?.countFrom;
+  const searchFrom = tagFirst ? null : search?.countFrom;
   const countFrom = searchFrom
     ? tagged
       ? searchFrom.where(tagged.listed)
       : searchFrom
     : (tagged?.counted ?? people);
-  const few = search?.pageByIndexIfFew;
+  // Only a total of the text search alone says how many people the index would hand the page: with
+  // another filter (q=john&tags=vip: 404 of john's 20,000) it would read them all for a few.
+  const few = textAlone ? search?.pageByIndexIfFew : null;
   const byIndex = few ? listed.where(few.condition) : null;
   const documentsOf = (query: PeopleSelect) =>
     query.select((eb) => [eb.ref('people.id').as('id'), personDocument(dialect).as('document')]);

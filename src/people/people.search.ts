@@ -131,6 +131,8 @@ export const exactOnly = (exact: Condition[]) => ({
   countFrom: null,
   pageFrom: null,
   pageByIndexIfFew: null,
+  size: null,
+  amongMatches: null,
 });
 
 /**
@@ -161,7 +163,8 @@ export async function ftsSearch(
   db: DbOrTrx,
   accountId: number,
   filters: TextFilters,
-  { pageById = false } = {},
+  /** `sized`: count the matches (up to WIDE_TERM_MATCHES) even for a page in id order */
+  { pageById = false, sized = false } = {},
 ) {
   const exact: Condition[] = [];
   const exactAmongMatches: Condition[] = [];
@@ -183,8 +186,9 @@ export async function ftsSearch(
   if (!match) return exactOnly(exact);
   const matches = sql`select rowid from people_search where people_search match ${match}`;
   // Whether the term is common decides only how a page in another order than id's is read.
-  const found = pageById
-    ? 0
+  const found =
+    pageById && !sized
+      ? WIDE_TERM_MATCHES
     : (
         await db
           .selectFrom(sql`(${matches} limit ${sql.lit(WIDE_TERM_MATCHES)})`.as('some'))
@@ -205,13 +209,15 @@ export async function ftsSearch(
     exactAmongMatches.length ? 'people' : 'people indexed by people_account_id_stage',
   );
   const pageFrom = joined('people');
-  // `+people.id` is never read from an index: the set only filters the walk.
+  // The person is among the matches, read once; `+people.id` is never read from an index, so
+  // the set only filters a walk of another index.
+  const amongMatches: Condition = () => sql<SqlBool>`+people.id in (${matches})`;
   const listed: Condition | null =
     pageById || Number(found) >= WIDE_TERM_MATCHES
       ? null
       : Number(found) < COMMON_TERM_MATCHES
         ? () => sql<SqlBool>`people.id in (${matches})`
-        : () => sql<SqlBool>`+people.id in (${matches})`;
+        : amongMatches;
   return {
     exact,
     exactAmongMatches,
@@ -220,5 +226,8 @@ export async function ftsSearch(
     countFrom,
     pageFrom,
     pageByIndexIfFew: null,
+    /** the matches, counted up to WIDE_TERM_MATCHES */
+    size: Number(found),
+    amongMatches,
   };
 }

@@ -170,6 +170,8 @@ export async function trigramSearch(db: DbOrTrx, accountId: number, filters: Tex
     counted: plan.count === 'index' ? index : null,
     countFrom: null,
     pageFrom: null,
+    size: null,
+    amongMatches: null,
     // The estimate can be far off: for `q=212 55` it was 10,200 people where 874 match, and the
     // page walked 114,000 people (126 ms) where the index reads the 874 (7 ms). When the total is
     // counted from the index anyway, it is counted first (one connection runs a list's queries
