@@ -189,12 +189,12 @@ export async function ftsSearch(
   const found =
     pageById && !sized
       ? WIDE_TERM_MATCHES
-    : (
-        await db
-          .selectFrom(sql`(${matches} limit ${sql.lit(WIDE_TERM_MATCHES)})`.as('some'))
-          .select((eb) => eb.fn.countAll<number>().as('found'))
-          .executeTakeFirstOrThrow()
-      ).found;
+      : (
+          await db
+            .selectFrom(sql`(${matches} limit ${sql.lit(WIDE_TERM_MATCHES)})`.as('some'))
+            .select((eb) => eb.fn.countAll<number>().as('found'))
+            .executeTakeFirstOrThrow()
+        ).found;
   // The index's matches joined to their people. When no column of the person is left to test, a
   // count looks each match up in people_account_id_stage (migration 0330), which holds the rest
   // (account, Trash); SQLite's planner took the table's rowid instead and read each person's
