@@ -39,4 +39,23 @@ describe('SQLite read threads', { skip: process.platform !== 'linux' && 'Linux o
       writer.close();
     }
   });
+
+  it('close() waits for a thread still answering a query, keeping the process alive', async () => {
+    // A query whose answer comes after close() has begun: answering it must not let the thread
+    // stop holding the process open (the event loop would then end with close() still pending).
+    const threads = new ReadThreads(file, 1);
+    const slow = threads
+      .all(
+        `with recursive c(i) as (select 1 union all select i + 1 from c where i < 3000000)
+         select count(*) as n from c`,
+        [],
+      )
+      .then(
+        (rows) => rows,
+        (error: unknown) => error,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the thread is reading
+    await threads.close();
+    assert.deepEqual(await slow, [{ n: 3_000_000 }]);
+  });
 });

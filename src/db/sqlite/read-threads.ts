@@ -92,6 +92,8 @@ interface ReadThread {
   worker: Worker;
   pending: Map<number, Pending>;
   exited: Promise<void>;
+  /** close() has asked it to stop: it holds the process open until it has exited */
+  closing: boolean;
 }
 
 /** A few worker threads, each with its own read-only connection; a query goes to the least busy. */
@@ -117,6 +119,7 @@ export class ReadThreads {
         worker,
         pending: new Map(),
         exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+        closing: false,
       };
       worker.on('message', (message: ThreadAnswer) => settle(thread, message));
       worker.on('error', (error) => failAll(thread, error));
@@ -141,7 +144,9 @@ export class ReadThreads {
   /** Each thread finishes the query it is running, closes its connection and exits. */
   async close(): Promise<void> {
     for (const thread of this.#threads) {
-      // Waited for: keep the process alive until the thread has closed its connection.
+      // Waited for: keep the process alive until the thread has closed its connection (the
+      // answer to a query it is still reading must not unref it: see settle).
+      thread.closing = true;
       thread.worker.ref();
       thread.worker.postMessage('stop');
     }
@@ -159,7 +164,7 @@ function settle(thread: ReadThread, answer: ThreadAnswer) {
   const pending = thread.pending.get(answer.id);
   if (!pending) return;
   thread.pending.delete(answer.id);
-  if (thread.pending.size === 0) thread.worker.unref();
+  if (thread.pending.size === 0 && !thread.closing) thread.worker.unref();
   if (!answer.error) return pending.resolve(answer.rows ?? []);
   if (answer.error.tooSlow) return pending.reject(tooSlow());
   pending.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
