@@ -5,9 +5,14 @@
 // between requests (a live campaign: SQLite's remembered list totals last until the next commit).
 // BENCH_EMSTATS_EVENTS (100000,1000000), BENCH_EMSTATS_DB (sqlite,postgres) and BENCH_PG_URL (an
 // admin URL; a scratch database is created and dropped) choose what runs.
-import pg from 'pg';
 import { createUser } from '../src/accounts/accounts.service.js';
-import { type BenchHarness, type BenchRow, type BenchServer, median } from './lib.js';
+import {
+  type BenchHarness,
+  type BenchRow,
+  type BenchServer,
+  median,
+  scratchPostgres,
+} from './lib.js';
 import { EVENTS_PER_PERSON, seedEmCampaign } from './emstats-seed.js';
 
 const SIZES = (process.env.BENCH_EMSTATS_EVENTS ?? '100000,1000000').split(',').map(Number);
@@ -55,18 +60,11 @@ interface Measured {
 }
 
 async function measureSetting(h: BenchHarness, database: string, events: number) {
-  let databaseUrl: string | undefined;
-  let admin: pg.Client | undefined;
-  const scratch = `hearth_bench_emstats_${process.pid}`;
-  if (database === 'postgres') {
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${scratch}`);
-    await admin.query(`create database ${scratch}`);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${scratch}`;
-    databaseUrl = url.toString();
-  }
+  const scratch =
+    database === 'postgres'
+      ? await scratchPostgres(PG_ADMIN_URL, `hearth_bench_emstats_${process.pid}`)
+      : null;
+  const databaseUrl = scratch?.url;
   const label = `${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'} ${events >= 1e6 ? `${events / 1e6}M` : `${events / 1e3}k`}`;
   let campaignId = 0;
   let somePeople: number[] = [];
@@ -124,10 +122,7 @@ async function measureSetting(h: BenchHarness, database: string, events: number)
       }
   } finally {
     await server.close();
-    if (admin) {
-      await admin.query(`drop database if exists ${scratch} with (force)`);
-      await admin.end();
-    }
+    await scratch?.drop();
   }
   return measured;
 }

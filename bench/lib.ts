@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/bootstrap.js';
 import type { AppContext } from '../src/context.js';
 import { createAccount, createSystem } from '../src/accounts/accounts.service.js';
+import pg from 'pg';
 import pino from 'pino';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -461,5 +462,28 @@ export function leadEvents(people: number, prefix: string): () => string {
       source: 'www.bench-homes.test',
       person: { firstName: 'Bench', lastName: `Lead ${n}`, emails: [{ value: email }] },
     });
+  };
+}
+
+/**
+ * A scratch PostgreSQL database for one bench setting, created through the admin URL
+ * (BENCH_PG_URL); `drop` removes it, connections and all.
+ */
+export async function scratchPostgres(
+  adminUrl: string,
+  name: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
   };
 }

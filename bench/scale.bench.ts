@@ -8,10 +8,16 @@
 // bench's environment, so e.g. HEARTH_LIST_CONCURRENCY=1 reaches it.
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { createUser } from '../src/accounts/accounts.service.js';
 import type { AppContext } from '../src/context.js';
-import { type BenchHarness, type BenchRow, type BenchServer, median, processCpuUs } from './lib.js';
+import {
+  type BenchHarness,
+  type BenchRow,
+  type BenchServer,
+  median,
+  processCpuUs,
+  scratchPostgres,
+} from './lib.js';
 import { RARE_LAST_NAME, type SeedResult, seedScalePeople } from './scale-seed.js';
 
 const SIZES = (process.env.BENCH_SCALE_PEOPLE ?? '100000,1000000').split(',').map(Number);
@@ -362,18 +368,11 @@ async function deepCursor(server: BenchServer): Promise<string> {
 }
 
 async function measureSetting(h: BenchHarness, database: string, people: number): Promise<Setting> {
-  let databaseUrl: string | undefined;
-  let admin: pg.Client | undefined;
-  const scratch = `hearth_bench_scale_${process.pid}`;
-  if (database === 'postgres') {
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${scratch}`);
-    await admin.query(`create database ${scratch}`);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${scratch}`;
-    databaseUrl = url.toString();
-  }
+  const scratch =
+    database === 'postgres'
+      ? await scratchPostgres(PG_ADMIN_URL, `hearth_bench_scale_${process.pid}`)
+      : null;
+  const databaseUrl = scratch?.url;
   const loadBefore = loadavg()[0];
   let seeded: { seed: SeedResult; agentIds: number[] } | undefined;
   const server = await h.startServer(databaseUrl ? { DATABASE_URL: databaseUrl } : {}, {
@@ -413,10 +412,7 @@ async function measureSetting(h: BenchHarness, database: string, people: number)
   } finally {
     setting.load[1] = loadavg()[0];
     await server.close();
-    if (admin) {
-      await admin.query(`drop database if exists ${scratch} with (force)`);
-      await admin.end();
-    }
+    await scratch?.drop();
   }
   return setting;
 }

@@ -107,16 +107,14 @@ export async function buildPeopleListQuery(
       purpose === 'rows'
         ? rowsFromMatches || (dialect === 'sqlite' && Boolean(search.listed))
         : Boolean(search.countFrom);
-    narrow((query, purpose) =>
+    const textConditions = (purpose: Purpose) =>
       amongMatches(purpose)
-        ? [...search.exactAmongMatches, search.amongMatches!].reduce(
-            (q2, condition) => q2.where(condition),
-            query,
-          )
-        : (fromMatches(purpose) ? search.exactAmongMatches : search.exact).reduce(
-            (q2, condition) => q2.where(condition),
-            query,
-          ),
+        ? [...search.exactAmongMatches, search.amongMatches!]
+        : fromMatches(purpose)
+          ? search.exactAmongMatches
+          : search.exact;
+    narrow((query, purpose) =>
+      textConditions(purpose).reduce((q2, condition) => q2.where(condition), query),
     );
   }
   const searchListed = search?.listed;
