@@ -11,9 +11,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createSystem } from '../src/accounts/accounts.service.js';
 import { type BenchHarness, type BenchRow, type BenchServer, median, processCpuUs } from './lib.js';
-import { emit } from '../src/webhooks/outbox.js';
-import { isoSeconds } from '../src/time.js';
-import { type Receiver, startReceiver, testCa } from '../test/webhooks/receiver.js';
+import { emit } from '../src/accounts/webhooks/outbox.js';
+import { isoSeconds } from '../src/platform/time.js';
+import { type Receiver, startReceiver, testCa } from '../test/accounts/webhooks/receiver.js';
 
 const ANSWER_MS = Number(process.env.BENCH_WEBHOOK_ANSWER_MS ?? 20);
 const SCALE = Number(process.env.BENCH_WEBHOOK_SCALE ?? 1);

@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { startServer } from '../test/helpers.js';
+import { startServer } from '../test/support/server.js';
 import { launchBrowser, treeCpuSeconds } from '../test/browser/browser.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

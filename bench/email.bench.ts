@@ -5,7 +5,7 @@
 // server process's RSS: before the send, and its peak in the first and second half of the send
 // (flat = the second half's peak is not above the first's by much).
 import { readFileSync } from 'node:fs';
-import { SmtpPool } from '../src/emailSending/smtp-pool.js';
+import { SmtpPool } from '../src/marketing/emailSending/smtp-pool.js';
 import type { BenchHarness, BenchRow } from './lib.js';
 import { processCpuUs } from './lib.js';
 import { startFastSink } from './fast-smtp-sink.js';

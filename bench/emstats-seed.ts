@@ -5,9 +5,9 @@
 // SQLite: plain inserts in one transaction; PostgreSQL: COPY (pg-copy.ts).
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { AppContext } from '../src/context.js';
+import type { AppContext } from '../src/platform/context.js';
 import { copyFrom, copyValue } from './pg-copy.js';
-import { countExistingEmEvents } from '../src/db/migrations/0340_em_event_counts.js';
+import { countExistingEmEvents } from '../src/platform/db/migrations/0340_em_event_counts.js';
 
 export const SENDS_PER_PERSON = 7;
 /** Events a person gets on average (measured over the generator below). */

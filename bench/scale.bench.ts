@@ -9,7 +9,7 @@
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import { createUser } from '../src/accounts/accounts.service.js';
-import type { AppContext } from '../src/context.js';
+import type { AppContext } from '../src/platform/context.js';
 import {
   type BenchHarness,
   type BenchRow,

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import type { BrowserContext } from 'playwright-core';
-import { startServer } from '../test/helpers.js';
-import { givePassword } from '../test/auth-helpers.js';
+import { startServer } from '../test/support/server.js';
+import { givePassword } from '../test/support/auth.js';
 import { LAPTOP, launchBrowser, newContext, signInAs } from '../test/browser/browser.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

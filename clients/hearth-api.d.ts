@@ -1,6 +1,66 @@
 // Generated from the OpenAPI document by `npm run openapi:types` (openapi-typescript).
-// Do not edit: change the route schemas or src/http/openapi/, then regenerate.
+// Do not edit: change the route schemas or src/app/openapi/, then regenerate.
 export interface paths {
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth authorization server metadata (RFC 8414)
+         * @description OAuth authorization server metadata (RFC 8414)
+         */
+        get: operations["getWellKnownOauthAuthorizationServer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protected resource metadata of /mcp (RFC 9728)
+         * @description Protected resource metadata of /mcp (RFC 9728)
+         */
+        get: operations["getWellKnownOauthProtectedResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Protected resource metadata of /mcp (RFC 9728)
+         * @description Protected resource metadata of /mcp (RFC 9728)
+         */
+        get: operations["getWellKnownOauthProtectedResourceMcp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/forgot": {
         parameters: {
             query?: never;
@@ -11,8 +71,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Email a password reset link (always 202, whether or not the email is known)
-         * @description Email a password reset link (always 202, whether or not the email is known)
+         * Email a password reset link (always 202, whether or not the email is known); emailsLinks false: no SMTP, ask an Owner
+         * @description Email a password reset link (always 202, whether or not the email is known); emailsLinks false: no SMTP, ask an Owner
          */
         post: operations["createAuthForgot"];
         delete?: never;
@@ -141,6 +201,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the session's stream of server messages (Last-Event-ID resumes it)
+         * @description The Model Context Protocol over Streamable HTTP for AI assistants (docs/mcp.md). Credentials as /v1: an OAuth bearer token (see /.well-known/oauth-protected-resource/mcp) or an API key in HTTP Basic.
+         */
+        get: operations["getMcp"];
+        put?: never;
+        /**
+         * Send MCP messages (initialize first; then with Mcp-Session-Id)
+         * @description The Model Context Protocol over Streamable HTTP for AI assistants (docs/mcp.md). Credentials as /v1: an OAuth bearer token (see /.well-known/oauth-protected-resource/mcp) or an API key in HTTP Basic.
+         */
+        post: operations["postMcp"];
+        /**
+         * End the MCP session named by Mcp-Session-Id
+         * @description The Model Context Protocol over Streamable HTTP for AI assistants (docs/mcp.md). Credentials as /v1: an OAuth bearer token (see /.well-known/oauth-protected-resource/mcp) or an API key in HTTP Basic.
+         */
+        delete: operations["deleteMcp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorize": {
         parameters: {
             query?: never;
@@ -159,6 +247,26 @@ export interface paths {
          * @description The consent form: decision=allow|deny with csrf_token and the request parameters
          */
         post: operations["createOauthAuthorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a public OAuth client, such as an AI assistant (RFC 7591)
+         * @description The client is public (no secret) and uses the code flow with PKCE S256. It joins the account of the first user who allows it; registrations nobody allows within a day are dropped.
+         */
+        post: operations["createOauthRegister"];
         delete?: never;
         options?: never;
         head?: never;
@@ -463,6 +571,116 @@ export interface paths {
          *     Roles: Owner, Admin.
          */
         delete: operations["deleteAppointmentTypesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automations, with how many people each is running for
+         * @description List automations, with how many people each is running for
+         */
+        get: operations["getAutomations"];
+        put?: never;
+        /**
+         * Create an automation: a trigger, optional conditions, ordered actions (Owner, Admin)
+         * @description Create an automation: a trigger, optional conditions, ordered actions (Owner, Admin)
+         *
+         *     Roles: Owner, Admin.
+         */
+        post: operations["createAutomations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an automation
+         * @description Get an automation
+         */
+        get: operations["getAutomationsById"];
+        /**
+         * Change an automation; runs going on continue from their next step (Owner, Admin)
+         * @description Change an automation; runs going on continue from their next step (Owner, Admin)
+         *
+         *     Roles: Owner, Admin.
+         */
+        put: operations["updateAutomationsById"];
+        post?: never;
+        /**
+         * Delete an automation and its runs (Owner, Admin)
+         * @description Delete an automation and its runs (Owner, Admin)
+         *
+         *     Roles: Owner, Admin.
+         */
+        delete: operations["deleteAutomationsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automationsPeople": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automations running for people (filter by personId, automationId, status)
+         * @description List automations running for people (filter by personId, automationId, status)
+         */
+        get: operations["getAutomationsPeople"];
+        put?: never;
+        /**
+         * Run an automation for a person (Owner, Admin, Agent)
+         * @description Run an automation for a person (Owner, Admin, Agent)
+         *
+         *     Roles: Owner, Admin, Agent.
+         */
+        post: operations["createAutomationsPeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automationsPeople/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an automation running for a person
+         * @description Get an automation running for a person
+         */
+        get: operations["getAutomationsPeopleById"];
+        /**
+         * Pause (Paused), resume (Running) or cancel (Cancelled) a run (Owner, Admin, Agent)
+         * @description Pause (Paused), resume (Running) or cancel (Cancelled) a run (Owner, Admin, Agent)
+         *
+         *     Roles: Owner, Admin, Agent.
+         */
+        put: operations["updateAutomationsPeopleById"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -839,8 +1057,8 @@ export interface paths {
          */
         get: operations["getEmCampaignsById"];
         /**
-         * Update a campaign when its name, subject or body changes (Owner, Admin or Agent)
-         * @description Update a campaign when its name, subject or body changes (Owner, Admin or Agent)
+         * Update a campaign when its name, subject or body changes (its creator, an Owner or an Admin)
+         * @description Update a campaign when its name, subject or body changes (its creator, an Owner or an Admin)
          *
          *     Roles: Owner, Admin, Agent.
          */
@@ -890,6 +1108,50 @@ export interface paths {
          *     Roles: Owner, Admin, Agent.
          */
         post: operations["createEmCampaignsByIdSendCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emCampaigns/{id}/send/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many people a send with this body would go to now, and the sender they would see; sends nothing
+         * @description How many people a send with this body would go to now, and the sender they would see; sends nothing
+         *
+         *     Roles: Owner, Admin, Agent.
+         */
+        post: operations["createEmCampaignsByIdSendPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emCampaigns/{id}/sendTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the campaign as it is now to your own address only, marked [Test], untracked; answers once the mail server took it
+         * @description Send the campaign as it is now to your own address only, marked [Test], untracked; answers once the mail server took it
+         *
+         *     Roles: Owner, Admin, Agent.
+         */
+        post: operations["createEmCampaignsByIdSendTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1194,6 +1456,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboundEmails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every message received at the lead addresses, newest first (filter status)
+         * @description Every message received at the lead addresses, newest first (filter status)
+         *
+         *     Roles: Owner, Admin.
+         */
+        get: operations["getInboundEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboundEmails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One received message as plain text, with what could be read for a lead
+         * @description One received message as plain text, with what could be read for a lead
+         *
+         *     Roles: Owner, Admin.
+         */
+        get: operations["getInboundEmailsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboundEmails/{id}/review/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a message as no lead
+         * @description Mark a message as no lead
+         *
+         *     Roles: Owner, Admin.
+         */
+        post: operations["createInboundEmailsByIdReviewIgnore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboundEmails/{id}/review/lead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a lead by hand from a message (a POST /v1/events body); 201 new, 200 known
+         * @description Make a lead by hand from a message (a POST /v1/events body); 201 new, 200 known
+         *
+         *     Roles: Owner, Admin.
+         */
+        post: operations["createInboundEmailsByIdReviewLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboundEmails/historic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Parse the lead emails of an mbox file (Content-Type: application/mbox, at most 200 MiB) as history
+         * @description Parse the lead emails of an mbox file (Content-Type: application/mbox, at most 200 MiB) as history
+         */
+        post: operations["createInboundEmailsHistoric"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboundEmails/historic/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress and errors of a historic parsing
+         * @description The progress and errors of a historic parsing
+         *
+         *     Roles: Owner, Admin.
+         */
+        get: operations["getInboundEmailsHistoricById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxAppMessages": {
         parameters: {
             query?: never;
@@ -1386,6 +1778,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/inboxApps/installedApps/{publishedInboxAppId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The installations of your published inbox app on this account that you may use (deactivated ones too)
+         * @description The installations of your published inbox app on this account that you may use (deactivated ones too)
+         */
+        get: operations["getInboxAppsInstalledAppsByPublishedInboxAppId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/inboxConversations": {
         parameters: {
             query?: never;
@@ -1536,6 +1948,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leadEmailAddresses/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new lead address (the account's: Owner, Admin; or the caller's own); the old one stops taking mail
+         * @description A new lead address (the account's: Owner, Admin; or the caller's own); the old one stops taking mail
+         */
+        post: operations["createLeadEmailAddressesRotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leadFlows": {
         parameters: {
             query?: never;
@@ -1598,6 +2030,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mailboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your mailboxes (an Owner: every mailbox connected in the account)
+         * @description Your mailboxes (an Owner: every mailbox connected in the account)
+         */
+        get: operations["getMailboxes"];
+        put?: never;
+        /**
+         * Connect your mailbox (tested now; its mail is then synced by a worker)
+         * @description Connect your mailbox (tested now; its mail is then synced by a worker)
+         */
+        post: operations["createMailboxes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mailbox and its sync status
+         * @description A mailbox and its sync status
+         */
+        get: operations["getMailboxesById"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a mailbox: the sync stops, what it filed stays on the timelines
+         * @description Disconnect a mailbox: the sync stops, what it filed stays on the timelines
+         */
+        delete: operations["deleteMailboxesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an email to a person from your mailbox (filed in its Sent folder and on the person's timeline)
+         * @description Send an email to a person from your mailbox (filed in its Sent folder and on the person's timeline)
+         */
+        post: operations["createMailboxesByIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/oauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The providers this server can sign mailboxes in with (Google, Microsoft)
+         * @description The providers this server can sign mailboxes in with (Google, Microsoft)
+         */
+        get: operations["getMailboxesOauth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/oauth/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's redirect back after sign-in: stores the mailbox, then to /settings
+         * @description The provider's redirect back after sign-in: stores the mailbox, then to /settings
+         */
+        get: operations["getMailboxesOauthByProviderCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/oauth/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start connecting your Google or Microsoft mailbox (answers the sign-in URL)
+         * @description Start connecting your Google or Microsoft mailbox (answers the sign-in URL)
+         */
+        get: operations["getMailboxesOauthByProviderStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/assistants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI assistants connected to the account through MCP (Owner)
+         * @description AI assistants connected to the account through MCP (Owner)
+         *
+         *     Only the Owner role.
+         */
+        get: operations["getMcpAssistants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/assistants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect an AI assistant: its tokens stop working at once (Owner)
+         * @description Disconnect an AI assistant: its tokens stop working at once (Owner)
+         *
+         *     Only the Owner role.
+         */
+        delete: operations["deleteMcpAssistantsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mcp/toolCalls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every tool call of AI assistants: who, through which assistant, what (Owner)
+         * @description Every tool call of AI assistants: who, through which assistant, what (Owner)
+         *
+         *     Only the Owner role.
+         */
+        get: operations["getMcpToolCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1610,8 +2236,32 @@ export interface paths {
          * @description The user whose key made this request
          */
         get: operations["getMe"];
-        put?: never;
+        /**
+         * Change your own name or email
+         * @description Change your own name or email
+         */
+        put: operations["updateMe"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password (ends every session of yours: sign in again)
+         * @description Change your own password (ends every session of yours: sign in again)
+         */
+        post: operations["createMePassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1806,6 +2456,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge people into this one: their emails, phones, addresses, tags, timeline and deals move here, then they are deleted
+         * @description Merge people into this one: their emails, phones, addresses, tags, timeline and deals move here, then they are deleted
+         */
+        post: operations["createPeopleByIdMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/people/{id}/socialProfiles": {
         parameters: {
             query?: never;
@@ -1926,6 +2596,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/peopleBulkActions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign, tag, untag, move to a stage or delete many people, as one background job
+         * @description Acts on many people as one background job: `assign` (value: a user id), `addTag` or `removeTag` (value: the tag), `stage` (value: a stage id) or `delete`. The people are fixed when asked: those of `personIds` the caller sees, or every person GET /v1/people lists with `filter` (the same filters). Each person is then changed with the rules of PUT and DELETE /v1/people/:id as the caller holds them at that moment (a person no longer visible is skipped, one the rules refuse is listed in `errors`). People are changed a chunk per transaction with the progress, so a worker that stops resumes where the last chunk ended; webhooks fire in groups of ids (interface rule 9). A hand-over moves open tasks and sends the new agent one notification. Send an Idempotency-Key to make a retry safe. Answers 202; follow GET /v1/peopleBulkActions/{id}.
+         */
+        post: operations["createPeopleBulkActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/peopleBulkActions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bulk action's progress and outcome
+         * @description A bulk action's progress and outcome
+         */
+        get: operations["getPeopleBulkActionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/peopleRelationships": {
         parameters: {
             query?: never;
@@ -2025,6 +2735,26 @@ export interface paths {
          * @description Remove a person attachment (the file itself is not touched)
          */
         delete: operations["deletePersonAttachmentsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/personChanges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stage and assigned agent changes of people (who, when, from, to), newest first
+         * @description Stage and assigned agent changes of people (who, when, from, to), newest first
+         */
+        get: operations["getPersonChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2267,10 +2997,150 @@ export interface paths {
          */
         post: operations["createReactionsByRefTypeByRefId"];
         /**
-         * Remove the caller's reaction; the emoji in the query (emoji=) or the body ({emoji} or {body})
-         * @description Remove the caller's reaction; the emoji in the query (emoji=) or the body ({emoji} or {body})
+         * Remove the caller's reaction with the emoji in the query (emoji=) or the body ({emoji} or {body}); without one, all of the caller's reactions on the record
+         * @description Remove the caller's reaction with the emoji in the query (emoji=) or the body ({emoji} or {body}); without one, all of the caller's reactions on the record
          */
         delete: operations["deleteReactionsByRefTypeByRefId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/agentActivity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per agent: new leads, contacted, speed to lead and activity in a period
+         * @description Per agent: new leads, contacted, speed to lead and activity in a period
+         */
+        get: operations["getReportsAgentActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per campaign and per day: sends, opens, clicks, unsubscribes and bounces
+         * @description Built-in and third-party campaigns together, counted by the UTC day each event occurred (a period starting or ending mid-day counts those days whole). Owner and Admin see every event; an Agent or a Lender those of the emails they sent (the event's userId), as do the userId and teamId filters.
+         */
+        get: operations["getReportsCampaigns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/leadSources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per source: leads created in a period, contacted, appointments, deals and value
+         * @description Per source: leads created in a period, contacted, appointments, deals and value
+         */
+        get: operations["getReportsLeadSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The new leads behind a figure (agent, source, contacted or not), oldest first
+         * @description The new leads behind a figure (agent, source, contacted or not), oldest first
+         */
+        get: operations["getReportsPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deals by pipeline and stage (count, value), closed and expected per month
+         * @description Deals by pipeline and stage (count, value), closed and expected per month
+         */
+        get: operations["getReportsPipeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team leader's day: per agent, uncontacted new leads and overdue tasks
+         * @description Owner and Admin see every active user (`teamId`: its members); anyone else the members of the teams they lead, and no rows when they lead none.
+         */
+        get: operations["getReportsTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/uncontacted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * New leads nobody has contacted yet, oldest first, with how long they have waited
+         * @description New leads nobody has contacted yet, oldest first, with how long they have waited
+         */
+        get: operations["getReportsUncontacted"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2460,8 +3330,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tasks (filters personId, assignedUserId, isCompleted, type, due)
-         * @description Tasks (filters personId, assignedUserId, isCompleted, type, due)
+         * Tasks (filters personId, assignedUserId, isCompleted, type, due, q)
+         * @description Tasks (filters personId, assignedUserId, isCompleted, type, due, q)
          */
         get: operations["getTasks"];
         put?: never;
@@ -2891,8 +3761,8 @@ export interface paths {
         put: operations["updateUsersById"];
         post?: never;
         /**
-         * Deactivate a user: their people go to assignTo; their sessions, API key and OAuth tokens end
-         * @description Deactivate a user: their people go to assignTo; their sessions, API key and OAuth tokens end
+         * Deactivate a user: their people go to assignTo; their sessions, API key, OAuth codes and tokens end
+         * @description Deactivate a user: their people go to assignTo; their sessions, API key, OAuth codes and tokens end
          *
          *     Roles: Owner, Admin.
          */
@@ -4218,6 +5088,27 @@ export interface components {
             street?: string;
             type?: string;
         };
+        AgentActivityReport: {
+            agents: components["schemas"]["AgentActivityRow"][];
+            since: string;
+            until: string;
+        };
+        AgentActivityRow: {
+            appointments: number;
+            calls: number;
+            /** @description of those, the ones with an outgoing call, text or email after they were created */
+            contacted: number;
+            emails: number;
+            name: string;
+            /** @description people created in the period assigned to the user */
+            newLeads: number;
+            notes: number;
+            /** @description median seconds from created to first contact (contacted ones) */
+            speedToLeadSeconds: number | null;
+            tasksCompleted: number;
+            textMessages: number;
+            userId: number;
+        };
         Appointment: {
             allDay: boolean;
             created: string;
@@ -4241,12 +5132,20 @@ export interface components {
         };
         AppointmentCreateBody: {
             allDay?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            /** @description The user who made it; Owner and Admin only (as in the real API, anyone else's is the caller's) */
+            createdById?: number;
             description?: string;
             /** @description ISO 8601 */
             end: string;
             invitees?: ({
+                /** @description Ignored: the record's own name is shown */
+                name?: string;
                 userId: number;
             } | {
+                /** @description Ignored: the person's own emails are kept */
+                email?: string;
+                /** @description Ignored: the record's own name is shown */
+                name?: string;
                 personId: number;
             } | {
                 email: string;
@@ -4268,8 +5167,14 @@ export interface components {
             /** @description ISO 8601 */
             end?: string;
             invitees?: ({
+                /** @description Ignored: the record's own name is shown */
+                name?: string;
                 userId: number;
             } | {
+                /** @description Ignored: the person's own emails are kept */
+                email?: string;
+                /** @description Ignored: the record's own name is shown */
+                name?: string;
                 personId: number;
             } | {
                 email: string;
@@ -4308,6 +5213,354 @@ export interface components {
         AuthorizeError: {
             error: string;
             error_description: string;
+        };
+        Automation: {
+            actions: ({
+                seconds: number;
+                /** @enum {string} */
+                type: "wait";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "addTag";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "removeTag";
+            } | {
+                stage: string;
+                /** @enum {string} */
+                type: "changeStage";
+            } | {
+                groupId?: number;
+                pondId?: number;
+                /** @enum {string} */
+                type: "assign";
+                userId?: number;
+            } | {
+                dueInDays?: number;
+                name: string;
+                taskType?: "Follow Up" | "Call" | "Email" | "Text" | "Appointment" | "Showing" | "Closing" | "Open House" | "Thank You";
+                /** @enum {string} */
+                type: "createTask";
+            } | {
+                templateId: number;
+                /** @enum {string} */
+                type: "sendEmail";
+            } | {
+                actionPlanId: number;
+                /** @enum {string} */
+                type: "startActionPlan";
+            } | {
+                message: string;
+                /** @enum {string} */
+                type: "notify";
+                userId?: number;
+            } | {
+                /** @enum {string} */
+                type: "webhook";
+                url: string;
+            })[];
+            created: string;
+            id: number;
+            name: string;
+            /** @description runs Initial, Running or Paused */
+            peopleRunning: number;
+            status: "Active" | "Inactive";
+            trigger: {
+                conditions?: components["schemas"]["Conditions"];
+                eventTypes?: string[];
+                sources?: string[];
+                /** @enum {string} */
+                type: "personCreated";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                stage: string;
+                /** @enum {string} */
+                type: "stageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                tag: string;
+                /** @enum {string} */
+                type: "tagAdded";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                pipelineId: number;
+                stageId: number;
+                /** @enum {string} */
+                type: "dealStageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                /** @enum {string} */
+                field: "created";
+                offsetDays: number;
+                /** @enum {string} */
+                type: "dateReached";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                days: number;
+                /** @enum {string} */
+                type: "noContact";
+            };
+            updated: string;
+        };
+        AutomationCreateBody: {
+            actions: ({
+                seconds: number;
+                /** @enum {string} */
+                type: "wait";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "addTag";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "removeTag";
+            } | {
+                stage: string;
+                /** @enum {string} */
+                type: "changeStage";
+            } | {
+                groupId?: number;
+                pondId?: number;
+                /** @enum {string} */
+                type: "assign";
+                userId?: number;
+            } | {
+                dueInDays?: number;
+                name: string;
+                taskType?: "Follow Up" | "Call" | "Email" | "Text" | "Appointment" | "Showing" | "Closing" | "Open House" | "Thank You";
+                /** @enum {string} */
+                type: "createTask";
+            } | {
+                templateId: number;
+                /** @enum {string} */
+                type: "sendEmail";
+            } | {
+                actionPlanId: number;
+                /** @enum {string} */
+                type: "startActionPlan";
+            } | {
+                message: string;
+                /** @enum {string} */
+                type: "notify";
+                userId?: number;
+            } | {
+                /** @enum {string} */
+                type: "webhook";
+                url: string;
+            })[];
+            name: string;
+            status?: "Active" | "Inactive";
+            system?: string;
+            trigger: {
+                conditions?: components["schemas"]["Conditions"];
+                eventTypes?: string[];
+                sources?: string[];
+                /** @enum {string} */
+                type: "personCreated";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                stage: string;
+                /** @enum {string} */
+                type: "stageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                tag: string;
+                /** @enum {string} */
+                type: "tagAdded";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                pipelineId: number;
+                stageId: number;
+                /** @enum {string} */
+                type: "dealStageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                /** @enum {string} */
+                field: "created";
+                offsetDays: number;
+                /** @enum {string} */
+                type: "dateReached";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                days: number;
+                /** @enum {string} */
+                type: "noContact";
+            };
+        };
+        AutomationPerson: {
+            automationId: number;
+            automationName: string;
+            created: string;
+            id: number;
+            personId: number;
+            status: "Initial" | "Running" | "Paused" | "Completed" | "Cancelled";
+            stepsCompleted: number;
+            updated: string;
+            waitingUntil: string | null;
+        };
+        AutomationPersonCreateBody: {
+            automationId: number;
+            personId: number;
+            system?: string;
+        };
+        AutomationPersonUpdateBody: {
+            status: "Running" | "Paused" | "Cancelled";
+            system?: string;
+        };
+        AutomationUpdateBody: {
+            actions?: ({
+                seconds: number;
+                /** @enum {string} */
+                type: "wait";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "addTag";
+            } | {
+                tag: string;
+                /** @enum {string} */
+                type: "removeTag";
+            } | {
+                stage: string;
+                /** @enum {string} */
+                type: "changeStage";
+            } | {
+                groupId?: number;
+                pondId?: number;
+                /** @enum {string} */
+                type: "assign";
+                userId?: number;
+            } | {
+                dueInDays?: number;
+                name: string;
+                taskType?: "Follow Up" | "Call" | "Email" | "Text" | "Appointment" | "Showing" | "Closing" | "Open House" | "Thank You";
+                /** @enum {string} */
+                type: "createTask";
+            } | {
+                templateId: number;
+                /** @enum {string} */
+                type: "sendEmail";
+            } | {
+                actionPlanId: number;
+                /** @enum {string} */
+                type: "startActionPlan";
+            } | {
+                message: string;
+                /** @enum {string} */
+                type: "notify";
+                userId?: number;
+            } | {
+                /** @enum {string} */
+                type: "webhook";
+                url: string;
+            })[];
+            name?: string;
+            status?: "Active" | "Inactive";
+            system?: string;
+            trigger?: {
+                conditions?: components["schemas"]["Conditions"];
+                eventTypes?: string[];
+                sources?: string[];
+                /** @enum {string} */
+                type: "personCreated";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                stage: string;
+                /** @enum {string} */
+                type: "stageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                tag: string;
+                /** @enum {string} */
+                type: "tagAdded";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                pipelineId: number;
+                stageId: number;
+                /** @enum {string} */
+                type: "dealStageChanged";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                /** @enum {string} */
+                field: "created";
+                offsetDays: number;
+                /** @enum {string} */
+                type: "dateReached";
+            } | {
+                conditions?: components["schemas"]["Conditions"];
+                days: number;
+                /** @enum {string} */
+                type: "noContact";
+            };
+        };
+        BulkAction: {
+            action: string;
+            /** @description people the action changed (or deleted) */
+            changed: number;
+            createdAt: string;
+            /** @description the first 100 people the action could not change, and why */
+            errors: {
+                message: string;
+                personId: number;
+            }[];
+            finishedAt: string | null;
+            id: number;
+            /** @description why the action stopped as a whole */
+            message: string | null;
+            processed: number;
+            /** @description people it left as they were: already so, gone, no longer visible to the caller, or refused (see errors) */
+            skipped: number;
+            /** @description queued, running, done or failed */
+            status: string;
+            /** @description people the action was asked for (fixed when asked) */
+            total: number;
+            value: string | null;
+        };
+        BulkActionBody: {
+            /** @description assign (value: a user id), addTag or removeTag (value: the tag), stage (value: a stage id), delete */
+            action: "assign" | "addTag" | "removeTag" | "stage" | "delete";
+            filter?: components["schemas"]["BulkFilter"];
+            /** @description These people (those the caller may see); or give `filter` */
+            personIds?: number[];
+            system?: string;
+            value?: number | string;
+        };
+        /** @description Act on every person GET /v1/people would list with these filters */
+        BulkFilter: {
+            assignedLenderId?: number;
+            assignedPondId?: number;
+            assignedTo?: string;
+            assignedUserId?: number;
+            createdAfter?: string;
+            createdBefore?: string;
+            email?: string;
+            firstName?: string;
+            /** @description Comma-separated person ids */
+            id?: string;
+            includeTrash?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            lastActivityAfter?: string;
+            lastActivityBefore?: string;
+            lastName?: string;
+            /** @description Substring of the name */
+            name?: string;
+            phone?: string;
+            priceAbove?: number;
+            priceBelow?: number;
+            /** @description Search text: people whose name, first name, last name or an email contains it (case-insensitive, prefix or substring), or, when written like a phone number (digits, spaces, + - . ( ) /), one of whose phones contains its digits */
+            q?: string;
+            /** @description Apply this smart list's saved filters; filters given here too are added (the same filter given here replaces the saved one) */
+            smartListId?: number;
+            source?: string;
+            stage?: string;
+            stageId?: number;
+            /** @description Comma-separated tags: people with any of them */
+            tags?: string;
+            timeframeId?: number;
+            updatedAfter?: string;
+            updatedBefore?: string;
         };
         Call: {
             created: string;
@@ -4349,6 +5602,21 @@ export interface components {
             source: string;
             term?: string;
         };
+        CampaignRow: {
+            /** @description bounced, soft and hard bounces */
+            bounces: number;
+            campaignId: number;
+            /** @description click events */
+            clicks: number;
+            name: string;
+            /** @description open events */
+            opens: number;
+            /** @description the sending system (Hearth for built-in campaigns) */
+            origin: string;
+            /** @description delivered emails */
+            sends: number;
+            unsubscribes: number;
+        };
         CampaignSendBody: {
             /** @description The people to send to (those you may see); or give smartListId */
             personIds?: number[];
@@ -4384,11 +5652,39 @@ export interface components {
             /** @description Recipients */
             total: number;
         };
+        CampaignsReport: {
+            /** @description every campaign together, per UTC day */
+            byDay: {
+                /** @description bounced, soft and hard bounces */
+                bounces: number;
+                /** @description click events */
+                clicks: number;
+                /** @description YYYY-MM-DD, UTC */
+                day: string;
+                /** @description open events */
+                opens: number;
+                /** @description delivered emails */
+                sends: number;
+                unsubscribes: number;
+            }[];
+            /** @description campaigns with events, most sends first */
+            campaigns: components["schemas"]["CampaignRow"][];
+            since: string;
+            until: string;
+        };
         CheckDuplicateResult: {
             assignedTo: string | null;
             found: boolean;
             matchedBy: string | null;
             personId: number | null;
+        };
+        /** @description Checked on the person when the trigger fires; all must hold */
+        Conditions: {
+            assignedUserId?: number;
+            source?: string;
+            stage?: string;
+            /** @description the person has all */
+            tags?: string[];
         };
         Conversation: {
             archived: boolean;
@@ -4485,6 +5781,8 @@ export interface components {
                 header: string;
                 /** @description the column in the first rows */
                 samples: string[];
+                /** @description the column's distinct values in the first 256 KiB of the file (at most 50), for the wizard's value mapping */
+                values: string[];
             }[];
             delimiter: string;
             encoding: string;
@@ -4498,11 +5796,38 @@ export interface components {
             id: number;
             status: string;
         };
+        CreateInboundEmailsHistoricResponse: {
+            id: number;
+            status: string;
+        };
         CreateInvitesRequest: {
             /** Format: email */
             email: string;
             name: string;
             role: "Owner" | "Admin" | "Agent" | "Lender";
+        };
+        CreateMePasswordRequest: {
+            currentPassword: string;
+            password: string;
+        };
+        CreateOauthRegisterRequest: {
+            client_name?: string;
+            grant_types?: string[];
+            redirect_uris: string[];
+            response_types?: string[];
+            token_endpoint_auth_method?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        CreateOauthRegisterResponse: {
+            client_id: string;
+            client_id_issued_at: number;
+            client_name: string;
+            grant_types: string[];
+            redirect_uris: string[];
+            response_types: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "none";
         };
         CreatePeopleClaimRequest: {
             personId: number;
@@ -4554,6 +5879,8 @@ export interface components {
             created: string;
             hideIfEmpty: boolean;
             id: number;
+            /** @description Date fields only: the date comes back every year */
+            isRecurring?: boolean;
             label: string;
             /** @description The key used on records, e.g. customClosingDate */
             name: string;
@@ -4564,6 +5891,7 @@ export interface components {
         CustomFieldCreateBody: {
             choices?: string[];
             hideIfEmpty?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            isRecurring?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
             label: string;
             orderWeight?: number;
             system?: string;
@@ -4572,6 +5900,7 @@ export interface components {
         CustomFieldUpdateBody: {
             choices?: string[];
             hideIfEmpty?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            isRecurring?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
             label?: string;
             orderWeight?: number;
             system?: string;
@@ -4585,6 +5914,7 @@ export interface components {
             createdById: number | null;
             deletedAt: string | null;
             description: string;
+            earnestMoneyDueDate: string | null;
             enteredStageAt: string;
             id: number;
             name: string;
@@ -4595,6 +5925,7 @@ export interface components {
             }[];
             pipelineId: number | null;
             pipelineName: string | null;
+            possessionDate: string | null;
             price: number | null;
             projectedCloseDate: string | null;
             stageId: number | null;
@@ -4614,11 +5945,15 @@ export interface components {
             agentCommission?: number | null;
             commissionValue?: number | null;
             description?: string;
+            /** @description YYYY-MM-DD (a timestamp is cut to its date) */
+            earnestMoneyDueDate?: string | null;
             name: string;
             orderWeight?: number;
             peopleIds?: number[];
             /** @description Optional: derived from stageId; if sent it must match */
             pipelineId?: number;
+            /** @description YYYY-MM-DD (a timestamp is cut to its date) */
+            possessionDate?: string | null;
             price?: number | null;
             /** @description YYYY-MM-DD (a timestamp is cut to its date) */
             projectedCloseDate?: string | null;
@@ -4638,11 +5973,15 @@ export interface components {
             agentCommission?: number | null;
             commissionValue?: number | null;
             description?: string;
+            /** @description YYYY-MM-DD (a timestamp is cut to its date) */
+            earnestMoneyDueDate?: string | null;
             name?: string;
             orderWeight?: number;
             peopleIds?: number[];
             /** @description Optional: derived from stageId; if sent it must match */
             pipelineId?: number;
+            /** @description YYYY-MM-DD (a timestamp is cut to its date) */
+            possessionDate?: string | null;
             price?: number | null;
             /** @description YYYY-MM-DD (a timestamp is cut to its date) */
             projectedCloseDate?: string | null;
@@ -4691,19 +6030,31 @@ export interface components {
                 status: string;
             } | null;
             updated: number;
+            /** @description the first 100 rows imported with a substitute: a stage or agent that matched none (row 1 is the header) */
+            warnings: {
+                message: string;
+                row: number;
+            }[];
         };
         Email: {
             body: string;
             cc: string[];
             created: string;
             from: string;
+            /** @description the HTML part, sanitised (no script, no remote content) */
+            htmlBody: string | null;
             id: number;
             isHtml: boolean;
             isIncoming: boolean;
+            mailboxId: number | null;
+            /** @description its Message-ID, for mail of a connected mailbox */
+            messageId: string | null;
             personId: number;
             sentAt: string | null;
             subject: string;
             system: string;
+            /** @description the Message-ID that starts its conversation: group by it to show threads */
+            threadId: string | null;
             to: string[];
             updated: string;
             userId: number | null;
@@ -5028,6 +6379,34 @@ export interface components {
                 role: string;
             };
         };
+        GetAutomationsPeopleResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            automationspeople: components["schemas"]["AutomationPerson"][];
+        };
+        GetAutomationsResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            automations: components["schemas"]["Automation"][];
+        };
         GetCallsResponse: {
             _metadata: {
                 collection: string;
@@ -5269,6 +6648,11 @@ export interface components {
                 status: string;
             } | null;
             updated: number;
+            /** @description the first 100 rows imported with a substitute: a stage or agent that matched none (row 1 is the header) */
+            warnings: {
+                message: string;
+                row: number;
+            }[];
         };
         GetImportsResponse: {
             _metadata: {
@@ -5316,7 +6700,46 @@ export interface components {
                     status: string;
                 } | null;
                 updated: number;
+                /** @description the first 100 rows imported with a substitute: a stage or agent that matched none (row 1 is the header) */
+                warnings: {
+                    message: string;
+                    row: number;
+                }[];
             }[];
+        };
+        GetInboundEmailsHistoricByIdResponse: {
+            created: number;
+            createdAt: string;
+            /** @description the first 100; row is the message number in the file (from 1) */
+            errors: {
+                message: string;
+                row: number;
+            }[];
+            finishedAt: string | null;
+            id: number;
+            message: string | null;
+            processed: number;
+            /** @description no lead in it, or a message the account had already */
+            skipped: number;
+            /** @description queued, running, done or failed */
+            status: string;
+            /** @description messages in the file */
+            total: number | null;
+            updated: number;
+        };
+        GetInboundEmailsResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            inboundemails: components["schemas"]["InboundEmail"][];
         };
         GetInboxAppMessagesResponse: {
             _metadata: {
@@ -5345,6 +6768,20 @@ export interface components {
                 totalIsLowerBound?: boolean;
             };
             participants: components["schemas"]["Participant"][];
+        };
+        GetInboxAppsInstalledAppsByPublishedInboxAppIdResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            inboxApps: components["schemas"]["InboxApp"][];
         };
         GetInboxAppsResponse: {
             _metadata: {
@@ -5387,6 +6824,56 @@ export interface components {
                 totalIsLowerBound?: boolean;
             };
             leadFlows: components["schemas"]["LeadFlow"][];
+        };
+        GetMcpAssistantsResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            assistants: {
+                clientId: string;
+                created: string;
+                id: number;
+                /** @description The name the assistant gave itself */
+                name: string;
+                redirectUris: string[];
+                /** @description Users with a live authorization */
+                users: number;
+            }[];
+        };
+        GetMcpToolCallsResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            toolcalls: {
+                /** @description JSON, cut to 4,000 characters */
+                arguments: string;
+                /** @description null: an API key */
+                assistantId: number | null;
+                assistantName: string | null;
+                created: string;
+                error: string | null;
+                id: number;
+                outcome: "ok" | "error";
+                tool: string;
+                userId: number;
+                userName: string;
+            }[];
         };
         GetNotesResponse: {
             _metadata: {
@@ -5521,6 +7008,32 @@ export interface components {
                 status: string;
                 updated: string;
                 uri: string;
+            }[];
+        };
+        GetPersonChangesResponse: {
+            _metadata: {
+                collection: string;
+                limit: number;
+                next?: string;
+                nextLink?: string;
+                offset: number;
+                /** @description Records matching the filters; on pages reached with `next`, the total counted when the listing began. People and email marketing events are counted exactly up to 5,000; when more match, total is 5,000 and totalIsLowerBound is true */
+                total: number;
+                /** @description Present (true) when more records match than were counted: total is a lower bound ("5,000+") */
+                totalIsLowerBound?: boolean;
+            };
+            personChanges: {
+                created: string;
+                /** @description stage or assignedUser */
+                field: string;
+                /** @description the stage or agent before (null: none) */
+                from: string | null;
+                id: number;
+                personId: number;
+                to: string | null;
+                /** @description who changed it; null when Hearth did */
+                userId: number | null;
+                userName: string;
             }[];
         };
         GetPipelinesResponse: {
@@ -5891,6 +7404,8 @@ export interface components {
         Identity: {
             account: {
                 id: number;
+                /** @description Lead emails sent here follow the lead flow of their source */
+                leadEmailAddress: string;
                 name: string;
                 owner: {
                     email: string;
@@ -5901,9 +7416,68 @@ export interface components {
             user: {
                 email: string;
                 id: number;
+                /** @description Lead emails sent here are assigned to this user */
+                leadEmailAddress: string;
                 name: string;
                 role: string;
             };
+        };
+        InboundEmail: {
+            /** @description why it was rejected or ignored */
+            error: string | null;
+            eventId: number | null;
+            from: string;
+            id: number;
+            /** @description null while waiting for the parser */
+            parsedAt: string | null;
+            /** @description the format it was read as (manual: by hand) */
+            parser: string | null;
+            personId: number | null;
+            /** @description when the raw message was purged (HEARTH_INBOUND_RETENTION_DAYS); null: kept */
+            rawPurgedAt: string | null;
+            receivedAt: string;
+            /** @description parsed, unparsed, ignored or rejected */
+            status: string;
+            subject: string;
+            /** @description the lead address it came to */
+            to: string;
+            /** @description the user whose address it came to */
+            userId: number | null;
+        };
+        InboundEmailDetail: {
+            /** @description why it was rejected or ignored */
+            error: string | null;
+            eventId: number | null;
+            from: string;
+            id: number;
+            /** @description null while waiting for the parser */
+            parsedAt: string | null;
+            /** @description the format it was read as (manual: by hand) */
+            parser: string | null;
+            personId: number | null;
+            /** @description when the raw message was purged (HEARTH_INBOUND_RETENTION_DAYS); null: kept */
+            rawPurgedAt: string | null;
+            receivedAt: string;
+            /** @description parsed, unparsed, ignored or rejected */
+            status: string;
+            subject: string;
+            /** @description what could be read for a lead made by hand */
+            suggestion: {
+                address?: string;
+                email?: string;
+                firstName?: string;
+                lastName?: string;
+                message?: string;
+                name?: string;
+                phone?: string;
+                source?: string;
+            };
+            /** @description the message as plain text: no HTML, no remote content */
+            text: string;
+            /** @description the lead address it came to */
+            to: string;
+            /** @description the user whose address it came to */
+            userId: number | null;
         };
         InboxApp: {
             created: string;
@@ -5962,18 +7536,6 @@ export interface components {
             name: string;
             orderWeight: number;
             updated: string;
-        };
-        LabelCreateBody: {
-            name: string;
-            /** @description Position in the list; the list is renumbered 10, 20, 30… around it */
-            orderWeight?: number;
-            system?: string;
-        };
-        LabelUpdateBody: {
-            name?: string;
-            /** @description Position in the list; the list is renumbered 10, 20, 30… around it */
-            orderWeight?: number;
-            system?: string;
         };
         LeadEvent: {
             campaign: {
@@ -6041,6 +7603,22 @@ export interface components {
             status?: "Active" | "Archived";
             system?: string;
         };
+        LeadSourceRow: {
+            /** @description of the leads, those invited to an appointment */
+            appointments: number;
+            contacted: number;
+            /** @description deals (not Deleted) holding at least one of the leads */
+            deals: number;
+            /** @description the sum of those deals' price */
+            dealValue: number;
+            leads: number;
+            source: string;
+        };
+        LeadSourcesReport: {
+            since: string;
+            sources: components["schemas"]["LeadSourceRow"][];
+            until: string;
+        };
         LegacyTokenError: {
             /** @description the RFC 6749 error code */
             errorCode: string;
@@ -6065,6 +7643,66 @@ export interface components {
             };
             /** @enum {boolean} */
             success: true;
+        };
+        Mailbox: {
+            address: string;
+            /** @description password, google or microsoft */
+            authKind: string;
+            created: string;
+            error: string | null;
+            id: number;
+            imap: {
+                host: string;
+                port: number;
+                secure: boolean;
+            };
+            lastSyncAt: string | null;
+            smtp: {
+                host: string;
+                port: number;
+                secure: boolean;
+            };
+            /** @description connecting, syncing (first read of its history), ok, error */
+            status: "connecting" | "syncing" | "ok" | "error";
+            userId: number;
+        };
+        MailboxCreateBody: {
+            /** @description the mailbox address */
+            address: string;
+            imap: {
+                /** @description host name or IP address of the mail server */
+                host: string;
+                /** @description an app password */
+                password: string;
+                /** @description 993 with TLS, 143 with STARTTLS */
+                port: number;
+                /** @description true: TLS from the start (default on 993, 465); false: STARTTLS */
+                secure?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+                username: string;
+            };
+            smtp: {
+                /** @description host name or IP address of the mail server */
+                host: string;
+                /** @description an app password */
+                password: string;
+                /** @description 465 with TLS, 587 with STARTTLS */
+                port: number;
+                /** @description true: TLS from the start (default on 993, 465); false: STARTTLS */
+                secure?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+                username: string;
+            };
+        };
+        MailboxSendBody: {
+            body?: string;
+            cc?: string[];
+            /** @description an email this one answers */
+            inReplyToEmailId?: number;
+            isHtml?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            personId: number;
+            subject?: string;
+            templateId?: number;
+            /** @description one of the person's addresses (default: the first) */
+            to?: string;
         };
         MessageBody: {
             /** @description Up to 10 files hosted elsewhere (png, jpg, gif or pdf) */
@@ -6154,7 +7792,7 @@ export interface components {
             read: boolean;
             readAt: string | null;
             title: string;
-            /** @description newLead, returningLead or leadOffer */
+            /** @description newLead, returningLead, leadOffer, handOver or automation */
             type: string;
         };
         NotificationUpdateBody: {
@@ -6281,6 +7919,48 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PersonCreateBody: {
+            addresses?: components["schemas"]["AddressIn"][];
+            assignedLenderId?: number | null;
+            assignedLenderName?: string | null;
+            /** @description The pond (GET /v1/ponds) to move the person into; unassigns the agent */
+            assignedPondId?: number | null;
+            assignedTo?: string | null;
+            assignedUserId?: number | null;
+            background?: string;
+            collaborators?: (number | {
+                id: number;
+            })[];
+            contacted?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+            /** @description When the person first came in (ISO 8601, not in the future); default now */
+            createdAt?: string;
+            emails?: (string | {
+                isPrimary?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+                status?: string;
+                type?: string;
+                value: string;
+            })[];
+            firstName?: string;
+            lastName?: string;
+            name?: string;
+            phones?: (string | {
+                isPrimary?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
+                status?: string;
+                type?: string;
+                value: string;
+            })[];
+            price?: number | null;
+            source?: string;
+            sourceUrl?: string;
+            stage?: string;
+            stageId?: number;
+            system?: string;
+            tags?: string[];
+            /** @description One of GET /v1/timeframes */
+            timeframeId?: number | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The person: `id`, or name/email/phone (matched to a person, else one is created) */
         PersonRef: {
             email?: string;
@@ -6317,6 +7997,26 @@ export interface components {
             stages?: components["schemas"]["PipelineStageInput"][];
             system?: string;
         };
+        PipelineReport: {
+            /** @description entered a closed stage in the period */
+            closedByMonth: {
+                deals: number;
+                /** @description YYYY-MM */
+                month: string;
+                value: number;
+            }[];
+            /** @description open deals by projected close date in the period */
+            expectedByMonth: {
+                deals: number;
+                /** @description YYYY-MM */
+                month: string;
+                value: number;
+            }[];
+            since: string;
+            /** @description deals now, by pipeline and stage */
+            stages: components["schemas"]["StageTotals"][];
+            until: string;
+        };
         PipelineStage: {
             closedStage: boolean;
             color: string;
@@ -6324,6 +8024,8 @@ export interface components {
             id: number;
             name: string;
             orderWeight: number;
+            /** @description won or lost: deals marked won (lost) move to this stage */
+            outcome: string | null;
         };
         PipelineStageInput: {
             closedStage?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
@@ -6333,6 +8035,8 @@ export interface components {
             id?: number;
             name?: string;
             orderWeight?: number;
+            /** @description won or lost: a deal marked won (lost) moves to this stage, which is then closed; null: neither */
+            outcome?: "won" | "lost" | null;
         };
         PipelineUpdateBody: {
             description?: string;
@@ -6494,6 +8198,21 @@ export interface components {
             message: string;
             system?: string;
         };
+        ReportPeople: {
+            people: components["schemas"]["ReportPerson"][];
+            since: string;
+            until: string;
+        };
+        ReportPerson: {
+            created: string;
+            firstContact: string | null;
+            name: string;
+            personId: number;
+            source: string;
+            userId: number | null;
+            /** @description seconds from created to first contact, or to now when nobody has contacted them */
+            waitedSeconds: number;
+        };
         /** @description Who sent it: a user, a person, or anyone else (an AI bot) */
         Sender: {
             email?: string;
@@ -6502,6 +8221,12 @@ export interface components {
             personId?: number;
             phone?: string;
             userId?: number;
+        };
+        SendPreview: {
+            /** @description The sender recipients would see, e.g. "Ava Stone <ava@example.com>" */
+            from: string | null;
+            /** @description People the send would go to now (the send's total; those without an email are skipped then) */
+            recipients: number;
         };
         SmartList: {
             created: string;
@@ -6567,6 +8292,26 @@ export interface components {
             /** @description People in this stage that the caller can see */
             peopleCount: number;
             updated: string;
+        };
+        StageCreateBody: {
+            name: string;
+            /** @description Position in the list; the list is renumbered 10, 20, 30… around it */
+            orderWeight?: number;
+            system?: string;
+        };
+        StageTotals: {
+            deals: number;
+            pipelineId: number;
+            pipelineName: string;
+            stageId: number;
+            stageName: string;
+            value: number;
+        };
+        StageUpdateBody: {
+            name?: string;
+            /** @description Position in the list; the list is renumbered 10, 20, 30… around it */
+            orderWeight?: number;
+            system?: string;
         };
         StepInput: {
             delayDays: number;
@@ -6636,10 +8381,13 @@ export interface components {
             isCompleted: boolean;
             name: string;
             personId: number;
+            remindSecondsBefore: number | null;
             type: string;
             updated: string;
         };
         TaskCreateBody: {
+            /** @description The assigned user's name (assignedUserId wins) */
+            assignedTo?: string | null;
             assignedUserId?: number | null;
             /** @description YYYY-MM-DD */
             dueDate?: string | null;
@@ -6648,10 +8396,14 @@ export interface components {
             isCompleted?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
             name: string;
             personId: number;
+            /** @description Reminder this long before due */
+            remindSecondsBefore?: number | null;
             system?: string;
             type?: "Follow Up" | "Call" | "Email" | "Text" | "Appointment" | "Showing" | "Closing" | "Open House" | "Thank You";
         };
         TaskUpdateBody: {
+            /** @description The assigned user's name (assignedUserId wins) */
+            assignedTo?: string | null;
             assignedUserId?: number | null;
             /** @description YYYY-MM-DD */
             dueDate?: string | null;
@@ -6660,6 +8412,8 @@ export interface components {
             isCompleted?: boolean | 0 | 1 | "0" | "1" | "true" | "false";
             name?: string;
             personId?: number;
+            /** @description Reminder this long before due */
+            remindSecondsBefore?: number | null;
             system?: string;
             type?: "Follow Up" | "Call" | "Email" | "Text" | "Appointment" | "Showing" | "Closing" | "Open House" | "Thank You";
         };
@@ -6673,6 +8427,18 @@ export interface components {
             /** @description Members */
             userIds: number[];
         };
+        TeamAgentRow: {
+            name: string;
+            /** @description people created in the period assigned to the agent */
+            newLeads: number;
+            /** @description open tasks assigned to the agent due before today */
+            overdueTasks: number;
+            /** @description open tasks assigned to the agent due today (UTC) */
+            tasksDueToday: number;
+            /** @description of those, the ones nobody has contacted yet */
+            uncontacted: number;
+            userId: number;
+        };
         TeamCreateBody: {
             /** @description Leaders; on PUT the list replaces the leaders */
             leaderIds?: number[];
@@ -6680,6 +8446,11 @@ export interface components {
             system?: string;
             /** @description Members; on PUT the list replaces the members */
             userIds?: number[];
+        };
+        TeamReport: {
+            agents: components["schemas"]["TeamAgentRow"][];
+            since: string;
+            until: string;
         };
         TeamUpdateBody: {
             /** @description Leaders; on PUT the list replaces the leaders */
@@ -6730,6 +8501,17 @@ export interface components {
             name?: string;
             subject?: string;
             system?: string;
+        };
+        TestSendBody: {
+            /** @description Merge the fields for this person (default: no contact, you as the agent) */
+            mergePersonId?: number;
+            system?: string;
+        };
+        TestSendResult: {
+            from: string;
+            subject: string;
+            /** @description Your own address: a test goes nowhere else */
+            to: string;
         };
         TextMessage: {
             created: string;
@@ -6838,6 +8620,8 @@ export interface components {
             redirect_uri?: string;
             /** @description refresh_token grant: the refresh token (it is rotated: use the new one from the answer) */
             refresh_token?: string;
+            /** @description RFC 8707: the resource of the authorization request (the /mcp URL), when it named one */
+            resource?: string;
             /** @description accepted and ignored: a token carries the access of its user’s role */
             scope?: string;
             system?: string;
@@ -6853,6 +8637,7 @@ export interface components {
             token_type: "Bearer";
         };
         UpdateDealAttachmentsByIdRequest: {
+            dealId?: number;
             fileName?: string;
             /** @description Bytes */
             fileSize?: number | null;
@@ -6876,10 +8661,16 @@ export interface components {
             updated: string;
             uri: string;
         };
+        UpdateMeRequest: {
+            /** Format: email */
+            email?: string;
+            name?: string;
+        };
         UpdatePersonAttachmentsByIdRequest: {
             fileName?: string;
             /** @description Bytes */
             fileSize?: number | null;
+            personId?: number;
             system?: string;
             /** @description Where the file is hosted; Hearth stores the address and never fetches it */
             uri?: string;
@@ -6981,6 +8772,102 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getWellKnownOauthAuthorizationServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed (URL encoding, framing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWellKnownOauthProtectedResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed (URL encoding, framing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWellKnownOauthProtectedResourceMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The request is malformed (URL encoding, framing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createAuthForgot: {
         parameters: {
             query?: never;
@@ -7007,8 +8894,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "emailsLinks": false
+                     *     }
+                     */
+                    "application/json": {
+                        emailsLinks: boolean;
+                    };
                 };
             };
             /** @description A parameter or the body is invalid; `errors` names the fields */
@@ -7428,6 +9321,321 @@ export interface operations {
             };
         };
     };
+    getMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a JSON-RPC answer, or an event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example text */
+                    "application/json": string;
+                };
+            };
+            /** @description OK */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a JSON-RPC answer, or an event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example text */
+                    "application/json": string;
+                };
+            };
+            /** @description OK */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description OK */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a JSON-RPC answer, or an event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example text */
+                    "application/json": string;
+                };
+            };
+            /** @description OK */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description OK */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorMessage: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getOauthAuthorize: {
         parameters: {
             query?: {
@@ -7439,6 +9647,8 @@ export interface operations {
                 code_challenge_method?: string;
                 /** @description one of the client’s registered redirect URIs (optional when it registered exactly one) */
                 redirect_uri?: string;
+                /** @description RFC 8707: the /mcp URL binds the token to the MCP endpoint (AI assistants); omit it for the REST API */
+                resource?: string;
                 /** @description code (auth_code is accepted too) */
                 response_type?: string;
                 /** @description accepted and ignored: a token carries the access of its user’s role */
@@ -7555,6 +9765,99 @@ export interface operations {
             };
         };
     };
+    createOauthRegister: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "redirect_uris": [
+                 *         "redirect_uris"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOauthRegisterRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "client_id": "hoc_3fa85f64d1b0",
+                     *       "client_id_issued_at": 1,
+                     *       "client_name": "Ann Lee",
+                     *       "redirect_uris": [
+                     *         "redirect_uris"
+                     *       ],
+                     *       "token_endpoint_auth_method": "none",
+                     *       "grant_types": [
+                     *         "grant_types"
+                     *       ],
+                     *       "response_types": [
+                     *         "response_types"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateOauthRegisterResponse"];
+                };
+            };
+            /** @description OK */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeError"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description OK */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizeError"];
+                };
+            };
+        };
+    };
     getOauthToken: {
         parameters: {
             query?: {
@@ -7572,6 +9875,8 @@ export interface operations {
                 redirect_uri?: string;
                 /** @description refresh_token grant: the refresh token (it is rotated: use the new one from the answer) */
                 refresh_token?: string;
+                /** @description RFC 8707: the resource of the authorization request (the /mcp URL), when it named one */
+                resource?: string;
                 /** @description accepted and ignored: a token carries the access of its user’s role */
                 scope?: string;
                 /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
@@ -8733,11 +11038,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelCreateBody"];
+                "application/json": components["schemas"]["StageCreateBody"];
             };
         };
         responses: {
@@ -8915,11 +11220,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelUpdateBody"];
+                "application/json": components["schemas"]["StageUpdateBody"];
             };
         };
         responses: {
@@ -9252,6 +11557,7 @@ export interface operations {
                  *       "end": "2026-03-07T11:00:00Z",
                  *       "description": "A walk-through with the buyer.",
                  *       "location": "12 Elm St, Springfield",
+                 *       "createdById": 3,
                  *       "system": "CrmSync"
                  *     }
                  */
@@ -9732,11 +12038,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelCreateBody"];
+                "application/json": components["schemas"]["StageCreateBody"];
             };
         };
         responses: {
@@ -9914,11 +12220,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelUpdateBody"];
+                "application/json": components["schemas"]["StageUpdateBody"];
             };
         };
         responses: {
@@ -10050,6 +12356,1005 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAutomations: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description id, name, created or updated; -field */
+                sort?: string;
+                /** @description Only records with this status */
+                status?: "Active" | "Inactive";
+                /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
+                system?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "automations",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "automations": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Ann Lee",
+                     *           "status": "Active",
+                     *           "trigger": {
+                     *             "type": "personCreated",
+                     *             "sources": [
+                     *               "sources"
+                     *             ],
+                     *             "eventTypes": [
+                     *               "event types"
+                     *             ],
+                     *             "conditions": {
+                     *               "stage": "Lead",
+                     *               "source": "zillow.com",
+                     *               "tags": [
+                     *                 "buyer"
+                     *               ],
+                     *               "assignedUserId": 3
+                     *             }
+                     *           },
+                     *           "actions": [
+                     *             {
+                     *               "type": "wait",
+                     *               "seconds": 1
+                     *             }
+                     *           ],
+                     *           "peopleRunning": 1,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "updated": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetAutomationsResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAutomations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ann Lee",
+                 *       "trigger": {
+                 *         "type": "personCreated"
+                 *       },
+                 *       "actions": [
+                 *         {
+                 *           "type": "wait",
+                 *           "seconds": 1
+                 *         }
+                 *       ],
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AutomationCreateBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "name": "Ann Lee",
+                     *       "status": "Active",
+                     *       "trigger": {
+                     *         "type": "personCreated",
+                     *         "sources": [
+                     *           "sources"
+                     *         ],
+                     *         "eventTypes": [
+                     *           "event types"
+                     *         ],
+                     *         "conditions": {
+                     *           "stage": "Lead",
+                     *           "source": "zillow.com",
+                     *           "tags": [
+                     *             "buyer"
+                     *           ],
+                     *           "assignedUserId": 3
+                     *         }
+                     *       },
+                     *       "actions": [
+                     *         {
+                     *           "type": "wait",
+                     *           "seconds": 1
+                     *         }
+                     *       ],
+                     *       "peopleRunning": 1,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "name": "Ann Lee",
+                     *       "status": "Active",
+                     *       "trigger": {
+                     *         "type": "personCreated",
+                     *         "sources": [
+                     *           "sources"
+                     *         ],
+                     *         "eventTypes": [
+                     *           "event types"
+                     *         ],
+                     *         "conditions": {
+                     *           "stage": "Lead",
+                     *           "source": "zillow.com",
+                     *           "tags": [
+                     *             "buyer"
+                     *           ],
+                     *           "assignedUserId": 3
+                     *         }
+                     *       },
+                     *       "actions": [
+                     *         {
+                     *           "type": "wait",
+                     *           "seconds": 1
+                     *         }
+                     *       ],
+                     *       "peopleRunning": 1,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ann Lee",
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AutomationUpdateBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "name": "Ann Lee",
+                     *       "status": "Active",
+                     *       "trigger": {
+                     *         "type": "personCreated",
+                     *         "sources": [
+                     *           "sources"
+                     *         ],
+                     *         "eventTypes": [
+                     *           "event types"
+                     *         ],
+                     *         "conditions": {
+                     *           "stage": "Lead",
+                     *           "source": "zillow.com",
+                     *           "tags": [
+                     *             "buyer"
+                     *           ],
+                     *           "assignedUserId": 3
+                     *         }
+                     *       },
+                     *       "actions": [
+                     *         {
+                     *           "type": "wait",
+                     *           "seconds": 1
+                     *         }
+                     *       ],
+                     *       "peopleRunning": 1,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteAutomationsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAutomationsPeople: {
+        parameters: {
+            query?: {
+                /** @description The automationId filter */
+                automationId?: number;
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description The id of the person */
+                personId?: number;
+                /** @description id, created or updated; -field */
+                sort?: string;
+                /** @description Only records with this status */
+                status?: "Initial" | "Running" | "Paused" | "Completed" | "Cancelled";
+                /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
+                system?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "automationspeople",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "automationspeople": [
+                     *         {
+                     *           "id": 12,
+                     *           "automationId": 3,
+                     *           "automationName": "Ann Lee",
+                     *           "personId": 12,
+                     *           "status": "Initial",
+                     *           "stepsCompleted": 1,
+                     *           "waitingUntil": "waiting until",
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "updated": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetAutomationsPeopleResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createAutomationsPeople: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "automationId": 3,
+                 *       "personId": 12,
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AutomationPersonCreateBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "automationId": 3,
+                     *       "automationName": "Ann Lee",
+                     *       "personId": 12,
+                     *       "status": "Initial",
+                     *       "stepsCompleted": 1,
+                     *       "waitingUntil": "waiting until",
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AutomationPerson"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAutomationsPeopleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "automationId": 3,
+                     *       "automationName": "Ann Lee",
+                     *       "personId": 12,
+                     *       "status": "Initial",
+                     *       "stepsCompleted": 1,
+                     *       "waitingUntil": "waiting until",
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AutomationPerson"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateAutomationsPeopleById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "Running",
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AutomationPersonUpdateBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "automationId": 3,
+                     *       "automationName": "Ann Lee",
+                     *       "personId": 12,
+                     *       "status": "Initial",
+                     *       "stepsCompleted": 1,
+                     *       "waitingUntil": "waiting until",
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AutomationPerson"];
+                };
             };
             /** @description A parameter or the body is invalid; `errors` names the fields */
             400: {
@@ -10656,6 +13961,7 @@ export interface operations {
                      *           ],
                      *           "orderWeight": 1,
                      *           "hideIfEmpty": false,
+                     *           "isRecurring": false,
                      *           "created": "2026-03-01T12:00:00Z",
                      *           "updated": "2026-03-01T12:00:00Z"
                      *         }
@@ -10737,6 +14043,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -10847,6 +14154,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -10931,6 +14239,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -11392,6 +14701,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "dealId": 21,
                  *       "uri": "https://hearth.example.com/v1/people?id=12",
                  *       "fileName": "open-house-leads.csv",
                  *       "fileSize": 20480,
@@ -11624,6 +14934,7 @@ export interface operations {
                      *           ],
                      *           "orderWeight": 1,
                      *           "hideIfEmpty": false,
+                     *           "isRecurring": false,
                      *           "created": "2026-03-01T12:00:00Z",
                      *           "updated": "2026-03-01T12:00:00Z"
                      *         }
@@ -11705,6 +15016,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -11815,6 +15127,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -11899,6 +15212,7 @@ export interface operations {
                      *       ],
                      *       "orderWeight": 1,
                      *       "hideIfEmpty": false,
+                     *       "isRecurring": false,
                      *       "created": "2026-03-01T12:00:00Z",
                      *       "updated": "2026-03-01T12:00:00Z"
                      *     }
@@ -12072,6 +15386,8 @@ export interface operations {
                 personId?: number;
                 /** @description Only records of this pipeline */
                 pipelineId?: number;
+                /** @description Search text: deals whose name contains it (case-insensitive) */
+                q?: string;
                 /** @description id (default -id), created, updated, name, price, orderWeight, projectedCloseDate, enteredStageAt */
                 sort?: string;
                 /** @description The id of the stage */
@@ -12118,6 +15434,8 @@ export interface operations {
                      *           "stageName": "Lead",
                      *           "price": 450000,
                      *           "projectedCloseDate": "2026-05-29",
+                     *           "earnestMoneyDueDate": null,
+                     *           "possessionDate": null,
                      *           "commissionValue": 13500,
                      *           "agentCommission": 9450,
                      *           "teamCommission": 4050,
@@ -12232,6 +15550,8 @@ export interface operations {
                      *       "stageName": "Lead",
                      *       "price": 450000,
                      *       "projectedCloseDate": "2026-05-29",
+                     *       "earnestMoneyDueDate": null,
+                     *       "possessionDate": null,
                      *       "commissionValue": 13500,
                      *       "agentCommission": 9450,
                      *       "teamCommission": 4050,
@@ -12362,6 +15682,8 @@ export interface operations {
                      *       "stageName": "Lead",
                      *       "price": 450000,
                      *       "projectedCloseDate": "2026-05-29",
+                     *       "earnestMoneyDueDate": null,
+                     *       "possessionDate": null,
                      *       "commissionValue": 13500,
                      *       "agentCommission": 9450,
                      *       "teamCommission": 4050,
@@ -12480,6 +15802,8 @@ export interface operations {
                      *       "stageName": "Lead",
                      *       "price": 450000,
                      *       "projectedCloseDate": "2026-05-29",
+                     *       "earnestMoneyDueDate": null,
+                     *       "possessionDate": null,
                      *       "commissionValue": 13500,
                      *       "agentCommission": 9450,
                      *       "teamCommission": 4050,
@@ -12711,7 +16035,11 @@ export interface operations {
                      *           "isIncoming": false,
                      *           "sentAt": "2026-03-01T12:00:00Z",
                      *           "userId": 3,
-                     *           "system": "CrmSync"
+                     *           "system": "CrmSync",
+                     *           "messageId": null,
+                     *           "threadId": null,
+                     *           "htmlBody": null,
+                     *           "mailboxId": null
                      *         }
                      *       ]
                      *     }
@@ -12802,7 +16130,11 @@ export interface operations {
                      *       "isIncoming": false,
                      *       "sentAt": "2026-03-01T12:00:00Z",
                      *       "userId": 3,
-                     *       "system": "CrmSync"
+                     *       "system": "CrmSync",
+                     *       "messageId": null,
+                     *       "threadId": null,
+                     *       "htmlBody": null,
+                     *       "mailboxId": null
                      *     }
                      */
                     "application/json": components["schemas"]["Email"];
@@ -12910,7 +16242,11 @@ export interface operations {
                      *       "isIncoming": false,
                      *       "sentAt": "2026-03-01T12:00:00Z",
                      *       "userId": 3,
-                     *       "system": "CrmSync"
+                     *       "system": "CrmSync",
+                     *       "messageId": null,
+                     *       "threadId": null,
+                     *       "htmlBody": null,
+                     *       "mailboxId": null
                      *     }
                      */
                     "application/json": components["schemas"]["Email"];
@@ -13005,7 +16341,11 @@ export interface operations {
                      *       "isIncoming": false,
                      *       "sentAt": "2026-03-01T12:00:00Z",
                      *       "userId": 3,
-                     *       "system": "CrmSync"
+                     *       "system": "CrmSync",
+                     *       "messageId": null,
+                     *       "threadId": null,
+                     *       "htmlBody": null,
+                     *       "mailboxId": null
                      *     }
                      */
                     "application/json": components["schemas"]["Email"];
@@ -13847,6 +17187,262 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CampaignSendProgress"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createEmCampaignsByIdSendPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personIds": [
+                 *         12
+                 *       ],
+                 *       "sendAt": "2026-03-05T15:30:00Z",
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CampaignSendBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipients": 1,
+                     *       "from": "sam@realty.example.com"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SendPreview"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createEmCampaignsByIdSendTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mergePersonId": 14,
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestSendBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "to": "ann@example.com",
+                     *       "from": "sam@realty.example.com",
+                     *       "subject": "Call back"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TestSendResult"];
                 };
             };
             /** @description A parameter or the body is invalid; `errors` names the fields */
@@ -15422,13 +19018,15 @@ export interface operations {
                      *           "id": 12,
                      *           "name": "Olivia Owner",
                      *           "email": "ann@example.com"
-                     *         }
+                     *         },
+                     *         "leadEmailAddress": "ann@example.com"
                      *       },
                      *       "user": {
                      *         "id": 3,
                      *         "name": "Sam Agent",
                      *         "email": "sam@realty.example.com",
-                     *         "role": "Agent"
+                     *         "role": "Agent",
+                     *         "leadEmailAddress": "ann@example.com"
                      *       }
                      *     }
                      */
@@ -15513,6 +19111,12 @@ export interface operations {
                      *             }
                      *           ],
                      *           "errorCount": 1,
+                     *           "warnings": [
+                     *             {
+                     *               "row": 1,
+                     *               "message": "Is this still available?"
+                     *             }
+                     *           ],
                      *           "message": "Is this still available?",
                      *           "dryRun": false,
                      *           "onDuplicate": "on duplicate",
@@ -15579,6 +19183,8 @@ export interface operations {
                 onDuplicate?: "update" | "skip";
                 /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
                 system?: string;
+                /** @description JSON object: the file's own stage, agent, lender and source values → Hearth's, e.g. {"stage":{"Hot":12},"assignedTo":{"Bob S.":3},"source":{"zillow":"Zillow"}} (stage and user ids; matched without case) */
+                values?: string;
             };
             header?: {
                 /**
@@ -15715,6 +19321,12 @@ export interface operations {
                      *         }
                      *       ],
                      *       "errorCount": 1,
+                     *       "warnings": [
+                     *         {
+                     *           "row": 1,
+                     *           "message": "Is this still available?"
+                     *         }
+                     *       ],
                      *       "message": "Is this still available?",
                      *       "dryRun": false,
                      *       "onDuplicate": "on duplicate",
@@ -15805,6 +19417,12 @@ export interface operations {
                      *         }
                      *       ],
                      *       "errorCount": 1,
+                     *       "warnings": [
+                     *         {
+                     *           "row": 1,
+                     *           "message": "Is this still available?"
+                     *         }
+                     *       ],
                      *       "message": "Is this still available?",
                      *       "dryRun": false,
                      *       "onDuplicate": "on duplicate",
@@ -15961,6 +19579,9 @@ export interface operations {
                      *           "contactType": "contact type",
                      *           "samples": [
                      *             "samples"
+                     *           ],
+                     *           "values": [
+                     *             "values"
                      *           ]
                      *         }
                      *       ],
@@ -16031,6 +19652,785 @@ export interface operations {
             };
             /** @description This Idempotency-Key was used with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInboundEmails: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description id or receivedAt; -field descending (default -id) */
+                sort?: string;
+                /** @description Only records with this status */
+                status?: "parsed" | "unparsed" | "ignored" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "inboundemails",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "inboundemails": [
+                     *         {
+                     *           "id": 12,
+                     *           "receivedAt": "2026-03-01T12:00:00Z",
+                     *           "from": "sam@realty.example.com",
+                     *           "to": "ann@example.com",
+                     *           "subject": "Call back",
+                     *           "status": "Active",
+                     *           "parser": null,
+                     *           "personId": 12,
+                     *           "eventId": null,
+                     *           "userId": 3,
+                     *           "error": null,
+                     *           "parsedAt": null,
+                     *           "rawPurgedAt": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetInboundEmailsResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInboundEmailsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "receivedAt": "2026-03-01T12:00:00Z",
+                     *       "from": "sam@realty.example.com",
+                     *       "to": "ann@example.com",
+                     *       "subject": "Call back",
+                     *       "status": "Active",
+                     *       "parser": null,
+                     *       "personId": 12,
+                     *       "eventId": null,
+                     *       "userId": 3,
+                     *       "error": null,
+                     *       "parsedAt": null,
+                     *       "rawPurgedAt": null,
+                     *       "text": "text",
+                     *       "suggestion": {
+                     *         "name": "Ann Lee",
+                     *         "firstName": "Ann",
+                     *         "lastName": "Lee",
+                     *         "email": "ann@example.com",
+                     *         "phone": "555-0100",
+                     *         "address": "address",
+                     *         "message": "Is this still available?",
+                     *         "source": "zillow.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InboundEmailDetail"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createInboundEmailsByIdReviewIgnore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "receivedAt": "2026-03-01T12:00:00Z",
+                     *       "from": "sam@realty.example.com",
+                     *       "to": "ann@example.com",
+                     *       "subject": "Call back",
+                     *       "status": "Active",
+                     *       "parser": null,
+                     *       "personId": 12,
+                     *       "eventId": null,
+                     *       "userId": 3,
+                     *       "error": null,
+                     *       "parsedAt": null,
+                     *       "rawPurgedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InboundEmail"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createInboundEmailsByIdReviewLead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "Registration",
+                 *       "source": "zillow.com",
+                 *       "message": "Is this still available?",
+                 *       "description": "A walk-through with the buyer.",
+                 *       "occurredAt": "2026-03-01T12:00:00Z",
+                 *       "pageTitle": "12 Elm St, Springfield",
+                 *       "pageUrl": "https://www.example-realty.com/listings/12-elm-st",
+                 *       "pageReferrer": "https://www.google.com/",
+                 *       "pageDuration": 95,
+                 *       "sourceUrl": "https://www.zillow.com/homedetails/12-elm-st",
+                 *       "system": "CrmSync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z",
+                     *       "createdVia": "API",
+                     *       "lastActivity": "2026-03-01T12:00:00Z",
+                     *       "name": "Ann Lee",
+                     *       "firstName": "Ann",
+                     *       "lastName": "Lee",
+                     *       "stage": "Lead",
+                     *       "stageId": 2,
+                     *       "source": "zillow.com",
+                     *       "sourceUrl": "https://www.zillow.com/homedetails/12-elm-st",
+                     *       "contacted": 1,
+                     *       "price": 450000,
+                     *       "assignedTo": "Sam Agent",
+                     *       "assignedUserId": 3,
+                     *       "assignedLenderId": 7,
+                     *       "assignedLenderName": "Lee Lender",
+                     *       "assignedPondId": 2,
+                     *       "background": "Relocating for work in June; pre-approved.",
+                     *       "timeframeId": 1,
+                     *       "tags": [
+                     *         "buyer"
+                     *       ],
+                     *       "emails": [
+                     *         {
+                     *           "value": "ann@example.com",
+                     *           "type": "home",
+                     *           "status": "Not Validated",
+                     *           "isPrimary": true
+                     *         }
+                     *       ],
+                     *       "phones": [
+                     *         {
+                     *           "value": "555-0100",
+                     *           "type": "mobile",
+                     *           "status": "Active",
+                     *           "isPrimary": true,
+                     *           "normalized": "5550100"
+                     *         }
+                     *       ],
+                     *       "addresses": [
+                     *         {
+                     *           "street": "12 Elm St",
+                     *           "city": "Springfield",
+                     *           "state": "IL",
+                     *           "code": "62701",
+                     *           "country": "US",
+                     *           "type": "home"
+                     *         }
+                     *       ],
+                     *       "collaborators": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Sam Agent"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z",
+                     *       "createdVia": "API",
+                     *       "lastActivity": "2026-03-01T12:00:00Z",
+                     *       "name": "Ann Lee",
+                     *       "firstName": "Ann",
+                     *       "lastName": "Lee",
+                     *       "stage": "Lead",
+                     *       "stageId": 2,
+                     *       "source": "zillow.com",
+                     *       "sourceUrl": "https://www.zillow.com/homedetails/12-elm-st",
+                     *       "contacted": 1,
+                     *       "price": 450000,
+                     *       "assignedTo": "Sam Agent",
+                     *       "assignedUserId": 3,
+                     *       "assignedLenderId": 7,
+                     *       "assignedLenderName": "Lee Lender",
+                     *       "assignedPondId": 2,
+                     *       "background": "Relocating for work in June; pre-approved.",
+                     *       "timeframeId": 1,
+                     *       "tags": [
+                     *         "buyer"
+                     *       ],
+                     *       "emails": [
+                     *         {
+                     *           "value": "ann@example.com",
+                     *           "type": "home",
+                     *           "status": "Not Validated",
+                     *           "isPrimary": true
+                     *         }
+                     *       ],
+                     *       "phones": [
+                     *         {
+                     *           "value": "555-0100",
+                     *           "type": "mobile",
+                     *           "status": "Active",
+                     *           "isPrimary": true,
+                     *           "normalized": "5550100"
+                     *         }
+                     *       ],
+                     *       "addresses": [
+                     *         {
+                     *           "street": "12 Elm St",
+                     *           "city": "Springfield",
+                     *           "state": "IL",
+                     *           "code": "62701",
+                     *           "country": "US",
+                     *           "type": "home"
+                     *         }
+                     *       ],
+                     *       "collaborators": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Sam Agent"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createInboundEmailsHistoric: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "status": "Active"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateInboundEmailsHistoricResponse"];
+                };
+            };
+            /** @description The request is malformed (URL encoding, framing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getInboundEmailsHistoricById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "status": "Active",
+                     *       "total": 1,
+                     *       "processed": 120,
+                     *       "created": 1,
+                     *       "updated": 1,
+                     *       "skipped": 2,
+                     *       "errors": [
+                     *         {
+                     *           "row": 1,
+                     *           "message": "Is this still available?"
+                     *         }
+                     *       ],
+                     *       "message": "Is this still available?",
+                     *       "createdAt": "2026-03-01T12:00:00Z",
+                     *       "finishedAt": "2026-03-05T15:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetInboundEmailsHistoricByIdResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17329,6 +21729,99 @@ export interface operations {
             };
         };
     };
+    getInboxAppsInstalledAppsByPublishedInboxAppId: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
+                system?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Your published inbox app id */
+                publishedInboxAppId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "inboxApps",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "inboxApps": [
+                     *         {
+                     *           "id": 12,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "updated": "2026-03-01T12:00:00Z",
+                     *           "publishedInboxAppId": 3,
+                     *           "userId": 3,
+                     *           "installedById": 3,
+                     *           "subscriptionUrl": "https://crm.example.com/hearth",
+                     *           "status": "Active"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetInboxAppsInstalledAppsByPublishedInboxAppIdResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getInboxConversations: {
         parameters: {
             query?: {
@@ -18174,6 +22667,123 @@ export interface operations {
             };
         };
     };
+    createLeadEmailAddressesRotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scope": "account"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description account: the account's address (Owner, Admin); user: the caller's own */
+                    scope: "account" | "user";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "leadEmailAddress": "ann@example.com"
+                     *     }
+                     */
+                    "application/json": {
+                        leadEmailAddress: string;
+                    };
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not do this (role, visibility or ownership) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getLeadFlows: {
         parameters: {
             query?: {
@@ -18674,6 +23284,946 @@ export interface operations {
             };
         };
     };
+    getMailboxes: {
+        parameters: {
+            query?: {
+                /** @description Owner: one user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mailboxes": [
+                     *         {
+                     *           "id": 12,
+                     *           "userId": 3,
+                     *           "address": "address",
+                     *           "status": "connecting",
+                     *           "error": null,
+                     *           "lastSyncAt": null,
+                     *           "authKind": "auth kind",
+                     *           "imap": {
+                     *             "host": "host",
+                     *             "port": 1,
+                     *             "secure": false
+                     *           },
+                     *           "smtp": {
+                     *             "host": "host",
+                     *             "port": 1,
+                     *             "secure": false
+                     *           },
+                     *           "created": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        mailboxes: components["schemas"]["Mailbox"][];
+                    };
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMailboxes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "address",
+                 *       "imap": {
+                 *         "host": "host",
+                 *         "port": 1,
+                 *         "username": "Ann Lee",
+                 *         "password": "correct horse battery staple"
+                 *       },
+                 *       "smtp": {
+                 *         "host": "host",
+                 *         "port": 1,
+                 *         "username": "Ann Lee",
+                 *         "password": "correct horse battery staple"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailboxCreateBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "userId": 3,
+                     *       "address": "address",
+                     *       "status": "connecting",
+                     *       "error": null,
+                     *       "lastSyncAt": null,
+                     *       "authKind": "auth kind",
+                     *       "imap": {
+                     *         "host": "host",
+                     *         "port": 1,
+                     *         "secure": false
+                     *       },
+                     *       "smtp": {
+                     *         "host": "host",
+                     *         "port": 1,
+                     *         "secure": false
+                     *       },
+                     *       "created": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMailboxesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "userId": 3,
+                     *       "address": "address",
+                     *       "status": "connecting",
+                     *       "error": null,
+                     *       "lastSyncAt": null,
+                     *       "authKind": "auth kind",
+                     *       "imap": {
+                     *         "host": "host",
+                     *         "port": 1,
+                     *         "secure": false
+                     *       },
+                     *       "smtp": {
+                     *         "host": "host",
+                     *         "port": 1,
+                     *         "secure": false
+                     *       },
+                     *       "created": "2026-03-01T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMailboxesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMailboxesByIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personId": 12,
+                 *       "subject": "Call back",
+                 *       "body": "Wants a viewing on Saturday.",
+                 *       "templateId": 6,
+                 *       "to": "ann@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailboxSendBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z",
+                     *       "personId": 12,
+                     *       "subject": "Call back",
+                     *       "body": "Wants a viewing on Saturday.",
+                     *       "isHtml": false,
+                     *       "from": "sam@realty.example.com",
+                     *       "to": [
+                     *         "ann@example.com"
+                     *       ],
+                     *       "cc": [
+                     *         "cc"
+                     *       ],
+                     *       "isIncoming": false,
+                     *       "sentAt": "2026-03-01T12:00:00Z",
+                     *       "userId": 3,
+                     *       "system": "CrmSync",
+                     *       "messageId": null,
+                     *       "threadId": null,
+                     *       "htmlBody": null,
+                     *       "mailboxId": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Email"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMailboxesOauth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         "google"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        providers: ("google" | "microsoft")[];
+                    };
+                };
+            };
+            /** @description The request is malformed (URL encoding, framing) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMailboxesOauthByProviderCallback: {
+        parameters: {
+            query?: {
+                /** @description The code filter */
+                code?: string;
+                /** @description The error filter */
+                error?: string;
+                /** @description The state filter */
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider of the record */
+                provider: "google" | "microsoft";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMailboxesOauthByProviderStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider of the record */
+                provider: "google" | "microsoft";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "authorizeUrl": "https://crm.example.com/hearth"
+                     *     }
+                     */
+                    "application/json": {
+                        authorizeUrl: string;
+                    };
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMcpAssistants: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
+                system?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "assistants",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "assistants": [
+                     *         {
+                     *           "id": 12,
+                     *           "name": "Ann Lee",
+                     *           "clientId": "client id",
+                     *           "redirectUris": [
+                     *             "redirect uris"
+                     *           ],
+                     *           "users": 1,
+                     *           "created": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMcpAssistantsResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteMcpAssistantsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getMcpToolCalls: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
+                system?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "toolcalls",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "toolcalls": [
+                     *         {
+                     *           "id": 12,
+                     *           "userId": 3,
+                     *           "userName": "Sam Agent",
+                     *           "assistantId": null,
+                     *           "assistantName": null,
+                     *           "tool": "tool",
+                     *           "arguments": "arguments",
+                     *           "outcome": "ok",
+                     *           "error": null,
+                     *           "created": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetMcpToolCallsResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller's role may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -18720,6 +24270,204 @@ export interface operations {
             };
             /** @description No valid API key, access token or session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ann Lee",
+                 *       "email": "ann@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z",
+                     *       "name": "Sam Agent",
+                     *       "firstName": "Sam",
+                     *       "lastName": "Agent",
+                     *       "email": "sam@realty.example.com",
+                     *       "phone": "555-0100",
+                     *       "role": "Agent",
+                     *       "status": "Active",
+                     *       "teamLeaderOf": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A record with the same unique value exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "current password",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Done (no body) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19864,7 +25612,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": components["schemas"]["PersonBody"];
+                "application/json": components["schemas"]["PersonCreateBody"];
             };
         };
         responses: {
@@ -20567,6 +26315,182 @@ export interface operations {
             };
         };
     };
+    createPeopleByIdMerge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "personIds": [
+                 *         12
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The people merged into this one and then deleted */
+                    personIds: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "created": "2026-03-01T12:00:00Z",
+                     *       "updated": "2026-03-01T12:00:00Z",
+                     *       "createdVia": "API",
+                     *       "lastActivity": "2026-03-01T12:00:00Z",
+                     *       "name": "Ann Lee",
+                     *       "firstName": "Ann",
+                     *       "lastName": "Lee",
+                     *       "stage": "Lead",
+                     *       "stageId": 2,
+                     *       "source": "zillow.com",
+                     *       "sourceUrl": "https://www.zillow.com/homedetails/12-elm-st",
+                     *       "contacted": 1,
+                     *       "price": 450000,
+                     *       "assignedTo": "Sam Agent",
+                     *       "assignedUserId": 3,
+                     *       "assignedLenderId": 7,
+                     *       "assignedLenderName": "Lee Lender",
+                     *       "assignedPondId": 2,
+                     *       "background": "Relocating for work in June; pre-approved.",
+                     *       "timeframeId": 1,
+                     *       "tags": [
+                     *         "buyer"
+                     *       ],
+                     *       "emails": [
+                     *         {
+                     *           "value": "ann@example.com",
+                     *           "type": "home",
+                     *           "status": "Not Validated",
+                     *           "isPrimary": true
+                     *         }
+                     *       ],
+                     *       "phones": [
+                     *         {
+                     *           "value": "555-0100",
+                     *           "type": "mobile",
+                     *           "status": "Active",
+                     *           "isPrimary": true,
+                     *           "normalized": "5550100"
+                     *         }
+                     *       ],
+                     *       "addresses": [
+                     *         {
+                     *           "street": "12 Elm St",
+                     *           "city": "Springfield",
+                     *           "state": "IL",
+                     *           "code": "62701",
+                     *           "country": "US",
+                     *           "type": "home"
+                     *         }
+                     *       ],
+                     *       "collaborators": [
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Sam Agent"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getPeopleByIdSocialProfiles: {
         parameters: {
             query?: {
@@ -21215,6 +27139,210 @@ export interface operations {
             };
             /** @description No valid API key, access token or session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createPeopleBulkActions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request gets the stored answer (24 hours, per account) with `Idempotent-Replayed: true`; with another request, a 422; while the first is still running, a 409.
+                 * @example 5f0c6c1e-4ad4-4c2b-9a53-2b0e1f5d9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "addTag",
+                 *       "value": "Spring mailer",
+                 *       "filter": {
+                 *         "stageId": 2,
+                 *         "tags": "buyer"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkActionBody"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "action": "action",
+                     *       "value": null,
+                     *       "status": "Active",
+                     *       "total": 1,
+                     *       "processed": 120,
+                     *       "changed": 1,
+                     *       "skipped": 2,
+                     *       "errors": [
+                     *         {
+                     *           "personId": 12,
+                     *           "message": "Is this still available?"
+                     *         }
+                     *       ],
+                     *       "message": "Is this still available?",
+                     *       "createdAt": "2026-03-01T12:00:00Z",
+                     *       "finishedAt": "2026-03-05T15:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A conflicting record exists, or a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not JSON (or another accepted content type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description This Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPeopleBulkActionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the record */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "action": "action",
+                     *       "value": null,
+                     *       "status": "Active",
+                     *       "total": 1,
+                     *       "processed": 120,
+                     *       "changed": 1,
+                     *       "skipped": 2,
+                     *       "errors": [
+                     *         {
+                     *           "personId": 12,
+                     *           "message": "Is this still available?"
+                     *         }
+                     *       ],
+                     *       "message": "Is this still available?",
+                     *       "createdAt": "2026-03-01T12:00:00Z",
+                     *       "finishedAt": "2026-03-05T15:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkAction"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The record does not exist or is not visible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22054,6 +28182,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "personId": 12,
                  *       "uri": "https://hearth.example.com/v1/people?id=12",
                  *       "fileName": "open-house-leads.csv",
                  *       "fileSize": 20480,
@@ -22220,6 +28349,87 @@ export interface operations {
             };
         };
     };
+    getPersonChanges: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated ids: only these records (webhook `uri` addresses use it) */
+                id?: string;
+                /** @description Page size; default 10, values above 100 count as 100 */
+                limit?: number;
+                /** @description Opaque cursor from _metadata.next; offset is ignored with it */
+                next?: string;
+                /** @description Records to skip; at most 2000 (use next beyond) */
+                offset?: number;
+                /** @description Only this person’s changes */
+                personId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "_metadata": {
+                     *         "collection": "personChanges",
+                     *         "offset": 0,
+                     *         "limit": 10,
+                     *         "total": 1,
+                     *         "totalIsLowerBound": false
+                     *       },
+                     *       "personChanges": [
+                     *         {
+                     *           "id": 12,
+                     *           "personId": 12,
+                     *           "field": "emails[0].value",
+                     *           "from": "sam@realty.example.com",
+                     *           "to": "ann@example.com",
+                     *           "userId": 3,
+                     *           "userName": "Sam Agent",
+                     *           "created": "2026-03-01T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GetPersonChangesResponse"];
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getPipelines: {
         parameters: {
             query?: {
@@ -22272,7 +28482,8 @@ export interface operations {
                      *               "description": "A walk-through with the buyer.",
                      *               "orderWeight": 1,
                      *               "color": "#3F7FBF",
-                     *               "closedStage": false
+                     *               "closedStage": false,
+                     *               "outcome": "Interested"
                      *             }
                      *           ],
                      *           "created": "2026-03-01T12:00:00Z",
@@ -22358,7 +28569,8 @@ export interface operations {
                      *           "description": "A walk-through with the buyer.",
                      *           "orderWeight": 1,
                      *           "color": "#3F7FBF",
-                     *           "closedStage": false
+                     *           "closedStage": false,
+                     *           "outcome": "Interested"
                      *         }
                      *       ],
                      *       "created": "2026-03-01T12:00:00Z",
@@ -22473,7 +28685,8 @@ export interface operations {
                      *           "description": "A walk-through with the buyer.",
                      *           "orderWeight": 1,
                      *           "color": "#3F7FBF",
-                     *           "closedStage": false
+                     *           "closedStage": false,
+                     *           "outcome": "Interested"
                      *         }
                      *       ],
                      *       "created": "2026-03-01T12:00:00Z",
@@ -22563,7 +28776,8 @@ export interface operations {
                      *           "description": "A walk-through with the buyer.",
                      *           "orderWeight": 1,
                      *           "color": "#3F7FBF",
-                     *           "closedStage": false
+                     *           "closedStage": false,
+                     *           "outcome": "Interested"
                      *         }
                      *       ],
                      *       "created": "2026-03-01T12:00:00Z",
@@ -23826,6 +30040,742 @@ export interface operations {
             };
         };
     };
+    getReportsAgentActivity: {
+        parameters: {
+            query?: {
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+                /** @description Only records of this user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "agents": [
+                     *         {
+                     *           "userId": 3,
+                     *           "name": "Ann Lee",
+                     *           "newLeads": 1,
+                     *           "contacted": 1,
+                     *           "speedToLeadSeconds": null,
+                     *           "calls": 1,
+                     *           "textMessages": 1,
+                     *           "emails": 1,
+                     *           "notes": 1,
+                     *           "appointments": 1,
+                     *           "tasksCompleted": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentActivityReport"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "agents": [
+                     *         {
+                     *           "userId": 3,
+                     *           "name": "Ann Lee",
+                     *           "newLeads": 1,
+                     *           "contacted": 1,
+                     *           "speedToLeadSeconds": null,
+                     *           "calls": 1,
+                     *           "textMessages": 1,
+                     *           "emails": 1,
+                     *           "notes": 1,
+                     *           "appointments": 1,
+                     *           "tasksCompleted": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["AgentActivityReport"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsCampaigns: {
+        parameters: {
+            query?: {
+                /** @description The campaignId filter */
+                campaignId?: number;
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+                /** @description Only records of this user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "campaigns": [
+                     *         {
+                     *           "campaignId": 9,
+                     *           "name": "Ann Lee",
+                     *           "origin": "origin",
+                     *           "sends": 1,
+                     *           "opens": 1,
+                     *           "clicks": 1,
+                     *           "unsubscribes": 1,
+                     *           "bounces": 1
+                     *         }
+                     *       ],
+                     *       "byDay": [
+                     *         {
+                     *           "day": "day",
+                     *           "sends": 1,
+                     *           "opens": 1,
+                     *           "clicks": 1,
+                     *           "unsubscribes": 1,
+                     *           "bounces": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CampaignsReport"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "campaigns": [
+                     *         {
+                     *           "campaignId": 9,
+                     *           "name": "Ann Lee",
+                     *           "origin": "origin",
+                     *           "sends": 1,
+                     *           "opens": 1,
+                     *           "clicks": 1,
+                     *           "unsubscribes": 1,
+                     *           "bounces": 1
+                     *         }
+                     *       ],
+                     *       "byDay": [
+                     *         {
+                     *           "day": "day",
+                     *           "sends": 1,
+                     *           "opens": 1,
+                     *           "clicks": 1,
+                     *           "unsubscribes": 1,
+                     *           "bounces": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["CampaignsReport"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsLeadSources: {
+        parameters: {
+            query?: {
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description Only records from this lead source */
+                source?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+                /** @description Only records of this user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "sources": [
+                     *         {
+                     *           "source": "zillow.com",
+                     *           "leads": 1,
+                     *           "contacted": 1,
+                     *           "appointments": 1,
+                     *           "deals": 1,
+                     *           "dealValue": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LeadSourcesReport"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "sources": [
+                     *         {
+                     *           "source": "zillow.com",
+                     *           "leads": 1,
+                     *           "contacted": 1,
+                     *           "appointments": 1,
+                     *           "deals": 1,
+                     *           "dealValue": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["LeadSourcesReport"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsPeople: {
+        parameters: {
+            query?: {
+                /** @description only the contacted ones, or only not */
+                contacted?: boolean;
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description The limit filter */
+                limit?: number;
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description Only records from this lead source */
+                source?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+                /** @description Only records of this user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "people": [
+                     *         {
+                     *           "personId": 12,
+                     *           "name": "Ann Lee",
+                     *           "source": "zillow.com",
+                     *           "userId": 3,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "firstContact": null,
+                     *           "waitedSeconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportPeople"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "people": [
+                     *         {
+                     *           "personId": 12,
+                     *           "name": "Ann Lee",
+                     *           "source": "zillow.com",
+                     *           "userId": 3,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "firstContact": null,
+                     *           "waitedSeconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ReportPeople"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsPipeline: {
+        parameters: {
+            query?: {
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description Only records of this pipeline */
+                pipelineId?: number;
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "stages": [
+                     *         {
+                     *           "pipelineId": 1,
+                     *           "pipelineName": "Buyers",
+                     *           "stageId": 2,
+                     *           "stageName": "Lead",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ],
+                     *       "closedByMonth": [
+                     *         {
+                     *           "month": "month",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ],
+                     *       "expectedByMonth": [
+                     *         {
+                     *           "month": "month",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PipelineReport"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "stages": [
+                     *         {
+                     *           "pipelineId": 1,
+                     *           "pipelineName": "Buyers",
+                     *           "stageId": 2,
+                     *           "stageName": "Lead",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ],
+                     *       "closedByMonth": [
+                     *         {
+                     *           "month": "month",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ],
+                     *       "expectedByMonth": [
+                     *         {
+                     *           "month": "month",
+                     *           "deals": 1,
+                     *           "value": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["PipelineReport"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsTeam: {
+        parameters: {
+            query?: {
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "agents": [
+                     *         {
+                     *           "userId": 3,
+                     *           "name": "Ann Lee",
+                     *           "newLeads": 1,
+                     *           "uncontacted": 1,
+                     *           "overdueTasks": 1,
+                     *           "tasksDueToday": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TeamReport"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "agents": [
+                     *         {
+                     *           "userId": 3,
+                     *           "name": "Ann Lee",
+                     *           "newLeads": 1,
+                     *           "uncontacted": 1,
+                     *           "overdueTasks": 1,
+                     *           "tasksDueToday": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["TeamReport"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReportsUncontacted: {
+        parameters: {
+            query?: {
+                /** @description only the contacted ones, or only not */
+                contacted?: boolean;
+                /** @description json (default) or csv (one line per row) */
+                format?: "json" | "csv";
+                /** @description The limit filter */
+                limit?: number;
+                /** @description ISO 8601 date or timestamp; default 30 days before until */
+                since?: string;
+                /** @description Only records from this lead source */
+                source?: string;
+                /** @description the team's members only */
+                teamId?: number;
+                /** @description ISO 8601 date or timestamp, exclusive; default now */
+                until?: string;
+                /** @description Only records of this user */
+                userId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "people": [
+                     *         {
+                     *           "personId": 12,
+                     *           "name": "Ann Lee",
+                     *           "source": "zillow.com",
+                     *           "userId": 3,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "firstContact": null,
+                     *           "waitedSeconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportPeople"] | string;
+                    /**
+                     * @example {
+                     *       "since": "since",
+                     *       "until": "until",
+                     *       "people": [
+                     *         {
+                     *           "personId": 12,
+                     *           "name": "Ann Lee",
+                     *           "source": "zillow.com",
+                     *           "userId": 3,
+                     *           "created": "2026-03-01T12:00:00Z",
+                     *           "firstContact": null,
+                     *           "waitedSeconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ReportPeople"] | string;
+                };
+            };
+            /** @description A parameter or the body is invalid; `errors` names the fields */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No valid API key, access token or session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded or server over capacity; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                    "text/csv": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getSmartLists: {
         parameters: {
             query?: {
@@ -24472,11 +31422,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelCreateBody"];
+                "application/json": components["schemas"]["StageCreateBody"];
             };
         };
         responses: {
@@ -24658,11 +31608,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Ann Lee",
+                 *       "name": "Lead",
                  *       "system": "CrmSync"
                  *     }
                  */
-                "application/json": components["schemas"]["LabelUpdateBody"];
+                "application/json": components["schemas"]["StageUpdateBody"];
             };
         };
         responses: {
@@ -25163,6 +32113,8 @@ export interface operations {
                 offset?: number;
                 /** @description Only records of this person */
                 personId?: number;
+                /** @description Search text: tasks whose name contains it (case-insensitive) */
+                q?: string;
                 /** @description id (default -id), created, updated; prefix - for descending */
                 sort?: string;
                 /** @description The calling system (integration), when not sent as X-System; identifies whose webhooks and limits apply */
@@ -25204,7 +32156,8 @@ export interface operations {
                      *           "dueDateTime": "2026-03-05T15:30:00Z",
                      *           "isCompleted": false,
                      *           "completed": "2026-03-05T15:30:00Z",
-                     *           "createdById": 3
+                     *           "createdById": 3,
+                     *           "remindSecondsBefore": null
                      *         }
                      *       ]
                      *     }
@@ -25261,6 +32214,7 @@ export interface operations {
                  *       "personId": 12,
                  *       "name": "Ann Lee",
                  *       "assignedUserId": 3,
+                 *       "assignedTo": "Sam Agent",
                  *       "dueDate": "2026-03-05",
                  *       "dueDateTime": "2026-03-05T15:30:00Z",
                  *       "system": "CrmSync"
@@ -25289,7 +32243,8 @@ export interface operations {
                      *       "dueDateTime": "2026-03-05T15:30:00Z",
                      *       "isCompleted": false,
                      *       "completed": "2026-03-05T15:30:00Z",
-                     *       "createdById": 3
+                     *       "createdById": 3,
+                     *       "remindSecondsBefore": null
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -25391,7 +32346,8 @@ export interface operations {
                      *       "dueDateTime": "2026-03-05T15:30:00Z",
                      *       "isCompleted": false,
                      *       "completed": "2026-03-05T15:30:00Z",
-                     *       "createdById": 3
+                     *       "createdById": 3,
+                     *       "remindSecondsBefore": null
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];
@@ -25452,6 +32408,7 @@ export interface operations {
                  *       "personId": 12,
                  *       "name": "Ann Lee",
                  *       "assignedUserId": 3,
+                 *       "assignedTo": "Sam Agent",
                  *       "dueDate": "2026-03-05",
                  *       "dueDateTime": "2026-03-05T15:30:00Z",
                  *       "system": "CrmSync"
@@ -25480,7 +32437,8 @@ export interface operations {
                      *       "dueDateTime": "2026-03-05T15:30:00Z",
                      *       "isCompleted": false,
                      *       "completed": "2026-03-05T15:30:00Z",
-                     *       "createdById": 3
+                     *       "createdById": 3,
+                     *       "remindSecondsBefore": null
                      *     }
                      */
                     "application/json": components["schemas"]["Task"];

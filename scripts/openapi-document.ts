@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/bootstrap.js';
-import { buildApp, type BuildOptions } from '../src/app.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createContext } from '../src/app/bootstrap.js';
+import { buildApp, type BuildOptions } from '../src/app/app.js';
 
 export async function buildOpenApiDocument(
   publicUrl = process.env.HEARTH_PUBLIC_URL ?? 'https://hearth.local',

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startServer } from '../test/helpers.js';
-import { givePassword } from '../test/auth-helpers.js';
+import { startServer } from '../test/support/server.js';
+import { givePassword } from '../test/support/auth.js';
 import { LAPTOP, PHONE, launchBrowser, newContext, signInAs } from '../test/browser/browser.js';
 import { createSystem } from '../src/accounts/accounts.service.js';
 

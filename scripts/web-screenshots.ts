@@ -3,8 +3,8 @@
 //   node --import tsx scripts/web-screenshots.ts
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { startServer } from '../test/helpers.js';
-import { givePassword } from '../test/auth-helpers.js';
+import { startServer } from '../test/support/server.js';
+import { givePassword } from '../test/support/auth.js';
 import { LAPTOP, PHONE, launchBrowser, newContext, signInAs } from '../test/browser/browser.js';
 
 const OUT = 'docs/screenshots';
@@ -178,6 +178,13 @@ for (const [size, viewport] of [
   }
   await signInAs(page, email, password);
   await shot(page, `people-${size}`, '/people', 'People');
+  // The top bar's search: Ctrl+K, results as you type.
+  await page.keyboard.press('Control+k');
+  await page.getByRole('combobox', { name: 'Search people, deals and tasks' }).fill('ma');
+  await page.getByRole('option', { name: /Marcus Lee/ }).waitFor();
+  await page.evaluate(() => Promise.allSettled(document.getAnimations().map((a) => a.finished)));
+  await page.screenshot({ path: `${OUT}/search-${size}.png` });
+  await page.keyboard.press('Escape');
   await shot(page, `person-${size}`, `/people/${jane}`, 'Jane Doe');
   await shot(page, `my-day-${size}`, '/my-day', 'My day');
   await shot(page, `deals-${size}`, '/deals', 'Deals');

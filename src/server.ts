@@ -1,15 +1,28 @@
-import { ConfigError, loadConfig } from './config.js';
-import { createContext, createLogger, ensureFirstOwner } from './bootstrap.js';
+import { ConfigError, loadConfig } from './platform/config.js';
+import { closeContext, createContext, createLogger, ensureFirstOwner } from './app/bootstrap.js';
 import { startWorker } from './worker.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from './platform/context.js';
 
 /**
  * The HTTP side, loaded only by a process that serves it: a worker (HEARTH_ROLE=worker) never
  * imports Fastify, the routes, the API reference or the web app's files (~40 MB of its memory).
  */
 async function startApi(ctx: AppContext) {
-  const [{ buildApp }, { loadTls }] = await Promise.all([import('./app.js'), import('./tls.js')]);
+  const [{ buildApp }, { loadTls }] = await Promise.all([
+    import('./app/app.js'),
+    import('./platform/tls.js'),
+  ]);
   return buildApp(ctx, ctx.config.trustProxy ? {} : { https: await loadTls(ctx.config) });
+}
+
+async function startInbound(ctx: AppContext) {
+  const [{ startInboundListener }, { loadTls }] = await Promise.all([
+    import('./leads/inboundEmail/smtp.js'),
+    import('./platform/tls.js'),
+  ]);
+  const listener = await startInboundListener(ctx, await loadTls(ctx.config));
+  ctx.log.info({ port: listener.port }, 'lead mail SMTP listener started');
+  return listener;
 }
 
 async function main(): Promise<void> {
@@ -42,6 +55,9 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   }
   const worker = config.role === 'api' ? null : startWorker(ctx);
+  // The lead mail listener runs beside the API (never in a worker-only process); any worker parses.
+  const inbound =
+    config.role !== 'worker' && config.inbound.smtpPort !== null ? await startInbound(ctx) : null;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -50,9 +66,10 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 25_000);
     force.unref();
+    await inbound?.close();
     await app?.close(); // stops accepting, lets in-flight requests finish
     await worker?.stop();
-    await ctx.db.destroy();
+    await closeContext(ctx);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

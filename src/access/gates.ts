@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthUser, UserRole } from '../http/auth.js';
-import { forbidden } from '../http/errors.js';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { AuthUser, UserRole } from '../platform/http/auth-user.js';
+import { forbidden } from '../platform/http/errors.js';
+import { addRouteHook } from '../platform/http/route-hooks.js';
 
 /**
  * A role gate: the roles that may call a route, declared in the route's options
@@ -51,9 +52,13 @@ export function assertGate(gate: RoleGate, auth: AuthUser): void {
 
 /** Checks each route's declared gate (runs after the auth hook and schema validation). */
 export function registerGates(app: FastifyInstance): void {
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    const declared = request.routeOptions.config?.gate;
-    if (declared) assertGate(declared, request.auth);
+  // Only on the routes that declare a gate.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const declared = route.config?.gate;
+    if (declared)
+      addRouteHook(route, 'preHandler', async (request: FastifyRequest) =>
+        assertGate(declared, request.auth),
+      );
   });
 }
 

@@ -1,9 +1,9 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { DB } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { forbidden } from '../http/errors.js';
+import type { DB } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { forbidden } from '../platform/http/errors.js';
 import { everything, seesWholeAccount } from './roles.js';
-import '../inboxApps/inboxApps.tables.js';
+import '../inbox/inboxApps.tables.js';
 
 /**
  * Who may install an inbox app: for the whole account (`userId` 0) only the Owner; for a user's

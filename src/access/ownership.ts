@@ -1,14 +1,24 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from 'kysely';
-import type { DB } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import type { DB } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { forbidden } from '../platform/http/errors.js';
 import { everything, seesWholeAccount } from './roles.js';
 
 /**
- * Records a user owns (templates, smart lists, threaded replies): the owner and the account's
+ * Records a user owns (templates, smart lists, threaded replies, campaigns): the owner and the account's
  * Owner and Admins may change or delete them.
  */
 export function mayChangeOwnedRecord(auth: AuthUser, ownerUserId: number | null): boolean {
   return seesWholeAccount(auth) || ownerUserId === auth.userId;
+}
+
+/** 403 (`refusal` says who may) unless `auth` may change the record, as mayChangeOwnedRecord says. */
+export function assertMayChangeOwnedRecord(
+  auth: AuthUser,
+  ownerUserId: number | null,
+  refusal: string,
+): void {
+  if (!mayChangeOwnedRecord(auth, ownerUserId)) throw forbidden(refusal);
 }
 
 /** Shared-or-own records (templates): Owner and Admin see all, others their own and the shared ones. */

@@ -1,8 +1,8 @@
-import type { DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { forbidden } from '../http/errors.js';
+import type { DbOrTrx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { forbidden } from '../platform/http/errors.js';
 import { seesWholeAccount } from './roles.js';
-import '../ponds/ponds.tables.js';
+import '../leads/ponds/ponds.tables.js';
 
 /**
  * Owner and Admin move people into any pond of the account; Agents and Lenders only into ponds

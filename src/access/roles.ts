@@ -1,5 +1,5 @@
 import { sql, type SqlBool } from 'kysely';
-import type { AuthUser } from '../http/auth.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
 
 /** Owner and Admin see every record of their account; Agents and Lenders only what is tied to them. */
 export function seesWholeAccount(auth: Pick<AuthUser, 'role'>): boolean {

@@ -1,9 +1,9 @@
 import { type Expression, type ExpressionBuilder, sql, type SqlBool } from 'kysely';
-import type { DB, DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { notFound } from '../http/errors.js';
+import type { DB, DbOrTrx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { notFound } from '../platform/http/errors.js';
 import { everything, seesWholeAccount } from './roles.js';
-import '../ponds/ponds.tables.js';
+import '../leads/ponds/ponds.tables.js';
 
 /**
  * The one rule for who sees which people, and through them which records hang off people

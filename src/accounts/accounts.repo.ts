@@ -1,4 +1,4 @@
-import type { DbOrTrx } from '../db/database.js';
+import type { DbOrTrx } from '../platform/db/database.js';
 
 export interface AccountRow {
   id: number;

@@ -1,7 +1,8 @@
-import type { Db, Trx, UsersTable } from '../db/database.js';
-import { isoSeconds } from '../time.js';
+import type { Db, Trx, UsersTable } from '../platform/db/database.js';
+import { isoSeconds } from '../platform/time.js';
 import { hashSecret, newSecret } from './keys.js';
-import type {} from '../appointmentTypes/appointmentTypes.tables.js';
+import type {} from '../timeline/appointmentTypes/appointmentTypes.tables.js';
+import type {} from '../deals/pipelines/pipelines.tables.js';
 
 /** The stages every new account starts with; Lead and Trash are built in and protected. */
 export const DEFAULT_STAGES: { name: string; isProtected: boolean }[] = [
@@ -18,6 +19,54 @@ export const DEFAULT_STAGES: { name: string; isProtected: boolean }[] = [
 ];
 
 export const STAGE_WEIGHT_STEP = 10;
+
+/**
+ * The deals pipeline every new account starts with (migration 0481 gave it to existing accounts
+ * that had none): a Deals board that works on day one, with stages where deals are won or lost.
+ */
+export const DEFAULT_PIPELINE = {
+  name: 'Sales',
+  stages: [
+    ['New', null],
+    ['Showing', null],
+    ['Offer', null],
+    ['Under contract', null],
+    ['Won', 'won'],
+    ['Lost', 'lost'],
+  ] as [string, 'won' | 'lost' | null][],
+};
+
+async function insertDefaultPipeline(trx: Trx, accountId: number, stamp: string) {
+  const pipeline = await trx
+    .insertInto('pipelines')
+    .values({
+      account_id: accountId,
+      name: DEFAULT_PIPELINE.name,
+      description: '',
+      order_weight: STAGE_WEIGHT_STEP,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('pipeline_stages')
+    .values(
+      DEFAULT_PIPELINE.stages.map(([name, outcome], index) => ({
+        account_id: accountId,
+        pipeline_id: pipeline.id,
+        name,
+        description: '',
+        order_weight: (index + 1) * STAGE_WEIGHT_STEP,
+        color: '',
+        closed_stage: outcome ? 1 : 0,
+        outcome,
+        created_at: stamp,
+        updated_at: stamp,
+      })),
+    )
+    .execute();
+}
 
 /**
  * The appointment types and outcomes every new account starts with, ordered 10, 20, 30… like the
@@ -111,6 +160,7 @@ export async function createAccount(
       .insertInto('appointment_outcomes')
       .values(labels(DEFAULT_APPOINTMENT_OUTCOMES))
       .execute();
+    await insertDefaultPipeline(trx, account.id, stamp);
     const owner = await insertUser(
       trx,
       account.id,

@@ -1,4 +1,4 @@
-import { attachmentRoutes } from '../attachments/attachments.routes.js';
+import { attachmentRoutes } from '../contacts/attachments/attachments.routes.js';
 import { Gate } from '../access/gates.js';
 import { findVisibleDeal, visibleDealIds } from './deals.repo.js';
 

@@ -1,4 +1,4 @@
-import { customFieldRoutes } from '../customFields/customFields.routes.js';
+import { customFieldRoutes } from '../contacts/customFields/customFields.routes.js';
 import './deals.tables.js';
 
 /** `/v1/dealCustomFields`: the same definitions and rules as people's custom fields; values live in deals.custom. */

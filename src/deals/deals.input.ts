@@ -1,17 +1,17 @@
 import type { Static } from '@sinclair/typebox';
-import type { DbOrTrx, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { ApiError, badRequest } from '../http/errors.js';
+import type { DbOrTrx, Trx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { ApiError, badRequest } from '../platform/http/errors.js';
 import {
   applyCustomValues,
   type CustomFieldDefinition,
   loadDefinitions,
-} from '../customFields/customFields.values.js';
+} from '../contacts/customFields/customFields.values.js';
 import { visiblePersonIds } from '../access/visibility.js';
 import type { DealCreateBody, DealUpdateBody } from './deals.schemas.js';
 import type { DealRow } from './deals.repo.js';
 import type { DealStatus } from './deals.tables.js';
-import { dateOf } from '../time.js';
+import { dateOf } from '../platform/time.js';
 
 // A deal's state, and a request body applied to it (ids checked in the caller's account).
 
@@ -26,6 +26,8 @@ export interface DealState {
   status: DealStatus;
   price: number | null;
   projectedCloseDate: string | null;
+  earnestMoneyDueDate: string | null;
+  possessionDate: string | null;
   commissionValue: number | null;
   agentCommission: number | null;
   teamCommission: number | null;
@@ -47,6 +49,8 @@ export function dealStateFromRow(
     status: row.status,
     price: row.price,
     projectedCloseDate: row.projected_close_date,
+    earnestMoneyDueDate: row.earnest_money_due_date,
+    possessionDate: row.possession_date,
     commissionValue: row.commission_value,
     agentCommission: row.agent_commission,
     teamCommission: row.team_commission,
@@ -66,6 +70,8 @@ export function emptyDealState(): DealState {
     status: 'Active',
     price: null,
     projectedCloseDate: null,
+    earnestMoneyDueDate: null,
+    possessionDate: null,
     commissionValue: null,
     agentCommission: null,
     teamCommission: null,
@@ -89,12 +95,15 @@ function commission(
   return a !== undefined ? a : b;
 }
 
-function closeDate(raw: string | null): string | null {
+/** The date-only fields of a deal (the real API's earnest money and possession dates too). */
+const DEAL_DATES = ['projectedCloseDate', 'earnestMoneyDueDate', 'possessionDate'] as const;
+
+function dealDate(raw: string | null, field: string): string | null {
   if (raw === null || raw.trim() === '') return null;
   const value = dateOf(raw);
   if (value === null) {
-    throw badRequest(`'projectedCloseDate' must be a date (YYYY-MM-DD), got '${raw}'`, [
-      { field: 'projectedCloseDate', message: 'invalid date' },
+    throw badRequest(`'${field}' must be a date (YYYY-MM-DD), got '${raw}'`, [
+      { field, message: 'invalid date' },
     ]);
   }
   return value;
@@ -183,8 +192,8 @@ export async function applyDealInput(
   }
   if (input.status !== undefined) next.status = input.status;
   if (input.price !== undefined) next.price = input.price;
-  if (input.projectedCloseDate !== undefined)
-    next.projectedCloseDate = closeDate(input.projectedCloseDate);
+  for (const field of DEAL_DATES)
+    if (input[field] !== undefined) next[field] = dealDate(input[field], field);
   if (input.commissionValue !== undefined) next.commissionValue = input.commissionValue;
   const agent = commission(input, 'agentCommission', 'agentCommision');
   if (agent !== undefined) next.agentCommission = agent;
@@ -230,6 +239,8 @@ export function dealColumns(state: DealState) {
     status: state.status,
     price: state.price,
     projected_close_date: state.projectedCloseDate,
+    earnest_money_due_date: state.earnestMoneyDueDate,
+    possession_date: state.possessionDate,
     commission_value: state.commissionValue,
     agent_commission: state.agentCommission,
     team_commission: state.teamCommission,

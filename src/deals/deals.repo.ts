@@ -1,8 +1,9 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
+import type { DbOrTrx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
 import { canSeeDeal } from '../access/visibility.js';
-import '../pipelines/pipelines.tables.js';
+import { containsText } from '../platform/db/text-match.js';
+import './pipelines/pipelines.tables.js';
 import type { DealStatus, DealsTable } from './deals.tables.js';
 
 export type DealRow = Selectable<DealsTable> & {
@@ -52,6 +53,7 @@ export interface DealFilters {
   includeDeleted?: boolean;
   personId?: number;
   userId?: number;
+  q?: string;
 }
 
 /** The deals the caller sees that match the list filters (soft-deleted ones only when asked). */
@@ -61,6 +63,7 @@ export function visibleDealsQuery(db: DbOrTrx, auth: AuthUser, filters: DealFilt
   if (filters.pipelineId !== undefined)
     query = query.where('deals.pipeline_id', '=', filters.pipelineId);
   if (filters.stageId !== undefined) query = query.where('deals.stage_id', '=', filters.stageId);
+  if (filters.q?.trim()) query = query.where(containsText('deals.name', filters.q.trim()));
   if (filters.status) query = query.where('deals.status', '=', filters.status);
   else if (!filters.includeDeleted) query = query.where('deals.status', '<>', 'Deleted');
   const linked = (table: 'deal_people' | 'deal_users', column: string, id: number) =>
@@ -186,6 +189,8 @@ export function presentDeal(row: DealRow, links: DealLinks) {
     stageName: row.stage_name,
     price: row.price,
     projectedCloseDate: row.projected_close_date,
+    earnestMoneyDueDate: row.earnest_money_due_date,
+    possessionDate: row.possession_date,
     commissionValue: row.commission_value,
     agentCommission: row.agent_commission,
     teamCommission: row.team_commission,

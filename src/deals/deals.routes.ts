@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { Api, RouteOptions } from '../http/route-types.js';
-import { notFound } from '../http/errors.js';
-import { IdParams, responses, toBool } from '../http/schemas.js';
-import { ListEnvelope, paginate, readPage, readSort } from '../http/pagination.js';
-import { isoSeconds } from '../time.js';
+import type { FastifyRequest } from 'fastify';
+import type { RoutePlugin } from '../platform/http/route-types.js';
+import { notFound } from '../platform/http/errors.js';
+import { IdParams, responses, toBool } from '../platform/http/schemas.js';
+import { ListEnvelope, paginate, readPage, readSort } from '../platform/http/pagination.js';
+import { isoSeconds } from '../platform/time.js';
 import { Deal, DealCreateBody, DealListQuery, DealUpdateBody } from './deals.schemas.js';
 import {
   type DealRow,
@@ -29,8 +29,7 @@ const SORTABLE: Record<string, string> = {
 };
 
 /** `/v1/deals`: deals moving through pipelines. Agents and Lenders see only the deals tied to them. */
-export const dealsRoutes: FastifyPluginAsync<RouteOptions> = async (instance, { ctx }) => {
-  const app = instance as unknown as Api;
+export const dealsRoutes: RoutePlugin = async (app, { ctx }) => {
   const { db } = ctx;
   const now = () => isoSeconds(ctx.clock.now());
   const respond = async (request: FastifyRequest, id: number) => {

@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { PageQuery } from '../http/pagination.js';
-import { Bool, Nullable, SystemField } from '../http/schemas.js';
+import { PageQuery } from '../platform/http/pagination.js';
+import { Bool, Nullable, SystemField } from '../platform/http/schemas.js';
 
 const Money = Nullable(Type.Number({ minimum: 0 }));
+const DealDate = Nullable(
+  Type.String({ maxLength: 40, description: 'YYYY-MM-DD (a timestamp is cut to its date)' }),
+);
 const Ids = Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 200 });
 
 /** Deal fields a client may send; custom fields (`custom…`) ride along as extra keys. */
@@ -20,11 +23,9 @@ const dealFields = {
     }),
   ),
   price: Type.Optional(Money),
-  projectedCloseDate: Type.Optional(
-    Nullable(
-      Type.String({ maxLength: 40, description: 'YYYY-MM-DD (a timestamp is cut to its date)' }),
-    ),
-  ),
+  projectedCloseDate: Type.Optional(DealDate),
+  earnestMoneyDueDate: Type.Optional(DealDate),
+  possessionDate: Type.Optional(DealDate),
   commissionValue: Type.Optional(Money),
   agentCommission: Type.Optional(Money),
   agentCommision: Type.Optional(Money),
@@ -64,6 +65,8 @@ export const Deal = Type.Object(
     stageName: Nullable(Type.String()),
     price: Nullable(Type.Number()),
     projectedCloseDate: Nullable(Type.String()),
+    earnestMoneyDueDate: Nullable(Type.String()),
+    possessionDate: Nullable(Type.String()),
     commissionValue: Nullable(Type.Number()),
     agentCommission: Nullable(Type.Number()),
     teamCommission: Nullable(Type.Number()),
@@ -81,6 +84,12 @@ export const DealListQuery = Type.Object(
   {
     ...PageQuery,
     id: Type.Optional(Type.String({ description: 'Comma-separated deal ids' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'Search text: deals whose name contains it (case-insensitive)',
+      }),
+    ),
     pipelineId: Type.Optional(Type.Integer()),
     stageId: Type.Optional(Type.Integer()),
     personId: Type.Optional(Type.Integer()),

@@ -1,9 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import type { Db, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { notFound } from '../http/errors.js';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { notFound } from '../platform/http/errors.js';
 import { defaultDealUsers } from '../access/ownership.js';
-import { emit } from '../webhooks/outbox.js';
+import { emit } from '../accounts/webhooks/outbox.js';
+import { noteDealStageEntered } from '../marketing/automations/triggers.js';
 import type { DealCreateBody, DealUpdateBody } from './deals.schemas.js';
 import {
   findVisibleDeal,
@@ -34,6 +35,7 @@ export function createDeal(
     await replaceLinks(trx, auth.accountId, id, 'deal_people', state.peopleIds);
     await replaceLinks(trx, auth.accountId, id, 'deal_users', state.userIds);
     await emit(trx, auth.accountId, 'dealsCreated', [id]);
+    await noteDealStageEntered(trx, auth.accountId, id, state);
     return id;
   });
 }
@@ -82,6 +84,7 @@ export function updateDeal(
     if (changed.includes('userIds'))
       await replaceLinks(trx, auth.accountId, row.id, 'deal_users', after.userIds);
     await emit(trx, auth.accountId, 'dealsUpdated', [row.id]);
+    if (changed.includes('stageId')) await noteDealStageEntered(trx, auth.accountId, row.id, after);
   });
 }
 

@@ -12,6 +12,8 @@ export interface DealsTable {
   status: DealStatus;
   price: number | null;
   projected_close_date: string | null;
+  earnest_money_due_date: string | null;
+  possession_date: string | null;
   commission_value: number | null;
   agent_commission: number | null;
   team_commission: number | null;
@@ -49,7 +51,7 @@ export interface DealAttachmentsTable {
   updated_at: string;
 }
 
-declare module '../db/extension-tables.js' {
+declare module '../platform/db/extension-tables.js' {
   interface ExtensionTables {
     deals: DealsTable;
     deal_people: DealPeopleTable;

@@ -1,14 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
-import type { AppContext } from '../context.js';
-import type { DB, DbOrTrx, Trx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { type Page, paginate, readPage } from '../http/pagination.js';
+import type { AppContext } from '../platform/context.js';
+import type { DB, DbOrTrx, Trx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { type Page, paginate, readPage } from '../platform/http/pagination.js';
 import { onlyVisiblePeople } from '../access/visibility.js';
-import { touchLastActivity } from '../people/people.activity.js';
-import type { EventName } from '../webhooks/event-names.js';
-import { emit } from '../webhooks/outbox.js';
-import { isoSeconds } from '../time.js';
+import { touchLastActivity } from '../contacts/people/people.activity.js';
+import type { EventName } from '../accounts/webhooks/event-names.js';
+import { emit } from '../accounts/webhooks/outbox.js';
+import { isoSeconds } from '../platform/time.js';
+import { markContactedByOutgoing } from '../contacts/people/people.contacted.js';
 import { missing, timelineSort } from './timeline.shared.js';
 
 /**
@@ -40,6 +41,8 @@ export interface PersonRecordKind<T extends PersonRecordTable> {
   sorts?: Record<string, string>;
 }
 
+type OutgoingRecord = { person_id: number | null; is_incoming: number };
+
 /** Columns the writes set themselves. */
 type Stamped = 'account_id' | 'created_at' | 'updated_at';
 
@@ -53,6 +56,8 @@ type AfterWrite<T extends PersonRecordTable> = (
 export interface CreateOptions<T extends PersonRecordTable> {
   /** The person's lastActivity moves to the record's creation (an interaction on the timeline). */
   touchesPerson?: boolean;
+  /** An outgoing record (is_incoming 0) sets the person's `contacted`: calls, texts, emails. */
+  contactsPerson?: boolean;
   /** The event is emitted only when this says so (appointments synced from a calendar emit none). */
   emits?: (row: RecordRow<T>) => boolean;
   after?: AfterWrite<T>;
@@ -133,6 +138,8 @@ export function personRecords<T extends PersonRecordTable>(kind: PersonRecordKin
           .executeTakeFirstOrThrow()) as RecordRow<T> & { id: number; person_id?: number | null };
         if (options.touchesPerson && row.person_id)
           await touchLastActivity(trx, auth.accountId, row.person_id, at);
+        if (options.contactsPerson)
+          await markContactedByOutgoing(trx, auth.accountId, row as unknown as OutgoingRecord, at);
         if (options.emits?.(row) ?? true)
           await emit(trx, auth.accountId, events.created, [row.id], undefined, now);
         await options.after?.(trx, row, { now, at });

@@ -1,10 +1,10 @@
 import { type TOptional, type TProperties, Type } from '@sinclair/typebox';
-import type { DbOrTrx } from '../db/database.js';
-import type { AuthUser } from '../http/auth.js';
-import { badRequest, notFound } from '../http/errors.js';
-import { PageQuery, readSort, type SortKey } from '../http/pagination.js';
+import type { DbOrTrx } from '../platform/db/database.js';
+import type { AuthUser } from '../platform/http/auth-user.js';
+import { badRequest, notFound } from '../platform/http/errors.js';
+import { PageQuery, readSort, type SortKey } from '../platform/http/pagination.js';
 import { assertPersonVisible } from '../access/visibility.js';
-import { isoTimestamp } from '../time.js';
+import { isoTimestamp } from '../platform/time.js';
 
 /**
  * What the timeline resources (notes, calls, texts, emails, tasks, relationships) share:

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type TestServer, unique } from '../helpers.js';
-import { givePassword } from '../auth-helpers.js';
-import { newClient, REDIRECT } from '../oauth-helpers.js';
+import { startServer, type TestServer, unique } from '../support/server.js';
+import { givePassword } from '../support/auth.js';
+import { newClient, REDIRECT } from '../accounts/oauth-helpers.js';
 import {
   LAPTOP,
   launchBrowser,

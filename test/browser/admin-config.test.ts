@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers.js';
-import { givePassword } from '../auth-helpers.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { givePassword } from '../support/auth.js';
 import { launchBrowser, newContext, PHONE, signInAs } from './browser.js';
 
 interface PipelineStage {
@@ -81,10 +81,10 @@ describe('admin configuration screens in the browser', () => {
     );
 
     // Move down from the keyboard, then edit a stage: closed, renamed.
-    await page.getByRole('button', { name: 'Move down: Offer' }).focus();
+    await stages.getByRole('button', { name: 'Move down: Offer' }).focus();
     await page.keyboard.press('Enter');
     await told(page, 'Offer moved');
-    await page.getByRole('button', { name: 'Edit stage Showing' }).click();
+    await stages.getByRole('button', { name: 'Edit stage Showing' }).click();
     const stageDialog = page.getByRole('dialog', { name: 'Edit stage Showing' });
     await stageDialog.getByLabel('Stage name').fill('Sold');
     await stageDialog.getByLabel(/Closed stage/).check();
@@ -103,10 +103,10 @@ describe('admin configuration screens in the browser', () => {
       stageId: offer.id,
       peopleIds: [person.body.id],
     });
-    await page.getByRole('button', { name: 'Delete stage Offer' }).click();
+    await stages.getByRole('button', { name: 'Delete stage Offer' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await told(page, /Stage 'Offer' still has 1 deal/);
-    await page.getByRole('button', { name: 'Delete stage Listing signed' }).click();
+    await stages.getByRole('button', { name: 'Delete stage Listing signed' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await told(page, 'Listing signed deleted');
     after = (await server.get(key, `/v1/pipelines/${sellers.id}`)).body;

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers.js';
+import { startServer, type TestServer } from '../support/server.js';
 import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
 
 const sys = (s: { name: string; key: string }) => ({ 'x-system': s.name, 'x-system-key': s.key });

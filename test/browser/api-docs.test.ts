@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers.js';
+import { startServer, type TestServer } from '../support/server.js';
 import {
   launchBrowser,
   newContext,

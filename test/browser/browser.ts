@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestServer, TestUser } from '../helpers.js';
-import { givePassword } from '../auth-helpers.js';
+import type { TestServer, TestUser } from '../support/server.js';
+import { givePassword } from '../support/auth.js';
 
 /** Debian's chromium (CI installs it with apt-get); no browser is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -29,19 +29,27 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * How long a wait or an action may take. Playwright's 30 s default is short when CI runs the
+ * suites on both databases side by side on two cores; a wait still fails, only later.
+ */
+const WAIT_MS = 60_000;
+
 /** A fresh browser profile against the test server (its self-signed certificate accepted). */
-export function newContext(
+export async function newContext(
   browser: Browser,
   server: TestServer,
   viewport = LAPTOP,
 ): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL: server.url,
     ignoreHTTPSErrors: true,
     viewport,
     isMobile: viewport.width < 600,
     hasTouch: viewport.width < 600,
   });
+  context.setDefaultTimeout(WAIT_MS);
+  return context;
 }
 
 /** Gives the test user a password (as the set-password command would) and signs them in. */
@@ -122,4 +130,21 @@ export function treeCpuSeconds(root: number): number {
   let ticks = 0;
   for (const [pid, stat] of stats) if (pid !== root && inTree(pid)) ticks += stat.ticks;
   return ticks / 100;
+}
+
+/** Saves the page as `<name>.png` when SCREENSHOT_DIR names a directory, to look at the screens. */
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir)
+    await page.screenshot({ path: `${dir}/${name}.png`, fullPage: options.fullPage ?? false });
+}
+
+/**
+ * Types into the People list's Search and waits until the list has taken it (react-admin writes
+ * the filter to the URL after a debounce): rows on screen before that are the unfiltered list, and
+ * a selection made then is cleared when the filter applies.
+ */
+export async function searchPeople(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Search').fill(text);
+  await page.waitForURL((url) => decodeURIComponent(url.href).includes(text));
 }

@@ -4,9 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { PUBLIC_URL, startServer, type TestServer, unique } from '../helpers.js';
-import { decodedMessage, startSmtpSink, type SmtpSink } from '../smtp-sink.js';
-import { waitFor } from '../process.js';
+import { PUBLIC_URL, startServer, type TestServer, unique } from '../support/server.js';
+import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
+import { waitFor } from '../support/process.js';
 import { LAPTOP, PHONE, launchBrowser, newContext, seriousA11yViolations } from './browser.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'hearth-campaign-pages');
@@ -47,6 +47,7 @@ describe('campaign email pages in the browser', () => {
         '<html><body><h1 style="color:#1d4e89">Open house this Sunday</h1>' +
         '<p>Dear %contact_first_name%, %agent_name% invites you to 12 Elm Street, 2–4 pm.</p>' +
         '<p><a href="https://example.com/elm-12">See the photos</a></p>' +
+        '<meta http-equiv="refresh" content="0;url=/livez">' +
         '<script>document.title = "hacked"</script></body></html>',
     });
     await server.post(owner.key, `/v1/emCampaigns/${campaign.body.id}/send`, {
@@ -79,6 +80,7 @@ describe('campaign email pages in the browser', () => {
         'the inline script did not run',
       );
       await page.screenshot({ path: path.join(SHOTS, `view-${label}.png`), fullPage: true });
+      assert.match(page.url(), /\/e\/v\//, 'the <meta> refresh did not navigate away');
 
       await page.goto(unsubscribe);
       await page.getByRole('heading', { name: 'Unsubscribe' }).waitFor();
@@ -90,7 +92,9 @@ describe('campaign email pages in the browser', () => {
         path: path.join(SHOTS, `unsubscribed-${label}.png`),
         fullPage: true,
       });
-      const blocked = problems.filter((p) => !/Content Security Policy.*script/i.test(p));
+      const blocked = problems.filter(
+        (p) => !/Content Security Policy.*script|Blocked script execution.*sandboxed/i.test(p),
+      );
       assert.deepEqual(blocked, [], 'no errors other than the blocked inline script');
       await context.close();
     });

@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, type TestServer, unique } from '../helpers.js';
-import { decodedMessage, startSmtpSink, type SmtpSink } from '../smtp-sink.js';
+import { startServer, type TestServer, unique } from '../support/server.js';
+import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
 
 const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
@@ -84,11 +84,25 @@ describe('Campaigns screen in the browser', () => {
     await page.getByLabel('Campaign name').fill('Spring open house');
     await page.getByRole('combobox', { name: 'Email template' }).click();
     await page.getByRole('option', { name: 'Open house invitation' }).click();
+    // The preview is the server's merge for the person chosen in "Preview for". The page picks a
+    // default person unless one was chosen or typed first: hold the default back, type, release it.
+    const defaultPeople = (url: URL) => url.pathname === '/v1/people' && !url.searchParams.has('q');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(defaultPeople, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('heading', { name: 'Spring open house', level: 1 }).waitFor();
-
-    // The preview is the server's merge for the person chosen in "Preview for".
-    await page.getByRole('combobox', { name: 'Preview for' }).fill('Grace');
+    const previewFor = page.getByRole('combobox', { name: 'Preview for' });
+    await previewFor.fill('Grace');
+    const answered = page.waitForResponse((res) => defaultPeople(new URL(res.url())));
+    release();
+    await answered;
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+    assert.equal(await previewFor.inputValue(), 'Grace');
+    await page.unroute(defaultPeople);
     await page.getByRole('option', { name: /Grace Hopper/ }).click();
     const subject = page.getByLabel('Preview subject');
     await subject.getByText('Open house on Saturday, Grace').waitFor();
@@ -112,7 +126,10 @@ describe('Campaigns screen in the browser', () => {
     await page.getByRole('combobox', { name: 'Smart list' }).click();
     await page.getByRole('option', { name: 'Spring buyers' }).click();
     assert.deepEqual(await seriousA11yViolations(page), []);
+    await page.getByRole('status').getByText('2 recipients').waitFor();
     await page.getByRole('button', { name: 'Send now' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Send this email to 2 people now?' });
+    await confirm.getByRole('button', { name: 'Send to 2 people' }).click();
     await page.getByText('Sent to 2 of 2 recipients').waitFor({ timeout: 60_000 });
     for (const p of people) assert.equal(sink.countFor(p.email), 1);
     const graces = sink.messages.find((m) => m.to === people[0].email)!.data;
@@ -159,6 +176,10 @@ describe('Campaigns screen in the browser', () => {
     await page.getByRole('radio', { name: 'Later' }).check();
     await page.getByLabel('Send at').fill('2099-01-01T09:00');
     await page.getByRole('button', { name: 'Schedule send' }).click();
+    await page
+      .getByRole('dialog', { name: 'Schedule this email to 1 person?' })
+      .getByRole('button', { name: 'Schedule for 1 person' })
+      .click();
     await page.getByText(/Scheduled for .* to 1 recipient$/).waitFor();
     await page
       .frameLocator('iframe[title="Email preview"]')

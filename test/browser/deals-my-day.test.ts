@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { startServer, unique, type TestServer } from '../helpers.js';
+import { startServer, unique, type TestServer } from '../support/server.js';
 import { launchBrowser, newContext, signInUser } from './browser.js';
 
 describe('deals board and My day in the browser', () => {
@@ -38,6 +38,8 @@ describe('deals board and My day in the browser', () => {
     const page = await context.newPage();
     await signInUser(page, server, account.owner);
     await page.goto('/deals');
+    // Beside the account's default pipeline (Sales): open this test's own.
+    await page.getByRole('tab', { name: pipeline.body.name }).click();
     const card = page.getByRole('listitem', { name: dealName });
     const offerColumn = page.getByRole('region', { name: 'Offer' });
     await card.dragTo(offerColumn);

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { startServer, unique, type TestServer } from '../helpers.js';
+import { startServer, unique, type TestServer } from '../support/server.js';
 import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
 
 describe('New deal on the deals board', () => {
@@ -32,6 +32,8 @@ describe('New deal on the deals board', () => {
     const page = await context.newPage();
     await signInUser(page, server, account.owner);
     await page.goto('/deals');
+    // Beside the account's default pipeline (Sales): open this test's own.
+    await page.getByRole('tab', { name: pipeline.body.name }).click();
     await page.getByRole('button', { name: 'New deal' }).click();
     const dialog = page.getByRole('dialog', { name: 'New deal' });
     await dialog.getByLabel('Deal name').waitFor();
@@ -44,6 +46,8 @@ describe('New deal on the deals board', () => {
     await dialog.getByLabel('Price').fill('425000');
     await dialog.getByRole('combobox', { name: 'People' }).fill(lastName);
     await page.getByRole('option', { name: `Robin ${lastName}` }).click();
+    // The choice shows as a chip before the next field is touched.
+    await dialog.getByRole('button', { name: `Robin ${lastName}` }).waitFor();
     await dialog.getByRole('combobox', { name: 'Users' }).click();
     await page.getByRole('option', { name: colleague.name }).click();
     await dialog.getByRole('button', { name: 'Add deal' }).click();

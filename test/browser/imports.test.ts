@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers.js';
+import { startServer, type TestServer } from '../support/server.js';
 import { launchBrowser, newContext, PHONE, seriousA11yViolations, signInUser } from './browser.js';
 
 const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
@@ -88,8 +88,11 @@ describe('import wizard and Export in the browser', () => {
     const context = await newContext(browser, server);
     const page = await context.newPage();
     await signInUser(page, server, account.owner);
+    // Bob must be on screen first: waiting for him to leave an unloaded list proves nothing.
+    await page.getByRole('link', { name: 'Bob' }).waitFor();
     await page.getByLabel('Search').fill('Ann');
     await page.getByRole('link', { name: 'Bob' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Ann' }).waitFor();
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Export' }).click(),

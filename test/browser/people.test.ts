@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { startServer, unique, type TestServer } from '../helpers.js';
+import { startServer, unique, type TestServer } from '../support/server.js';
 import { launchBrowser, newContext, signInUser } from './browser.js';
 
 describe('people in the browser', () => {
@@ -78,10 +78,14 @@ describe('people in the browser', () => {
     const notes = await server.get(agent.key, `/v1/notes?personId=${id}`);
     assert.equal(notes.body.notes[0].body, noteText);
 
+    // Fields are saved in place: Enter saves one, leaving a field saves it too.
     await page.getByLabel('Last name').fill(`${lastName}-Smith`);
-    await page.getByLabel('Source').fill('Open house');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByLabel('Last name').press('Enter');
+    await page.getByRole('status').getByText('Last name saved').waitFor();
     await page.getByRole('heading', { name: `Jo ${lastName}-Smith`, level: 1 }).waitFor();
+    await page.getByLabel('Source').fill('Open house');
+    await page.getByLabel('Note').click();
+    await page.getByRole('status').getByText('Source saved').waitFor();
     const edited = await server.get(agent.key, `/v1/people/${id}`);
     assert.equal(edited.body.lastName, `${lastName}-Smith`);
     assert.equal(edited.body.source, 'Open house');

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, unique, type TestServer } from '../helpers.js';
+import { startServer, unique, type TestServer } from '../support/server.js';
 import { launchBrowser, newContext, signInUser } from './browser.js';
 
 /** The timeline section of the person page. */
@@ -115,20 +115,28 @@ describe('person page in the browser: quick actions and editing every kind of fi
     await page.goto(`/people/${id}`);
     await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
 
+    // Each field is saved in place when it is left or on Enter.
+    const announced = (what: string) =>
+      page.getByRole('status').getByText(`${what} saved`).waitFor();
     await page.getByLabel('Email address').first().fill('edie.new@example.com');
+    await page.getByLabel('Email address').first().press('Enter');
+    await announced('Email address');
     await page.getByLabel('Phone number').first().fill('555-010-4999');
+    await page.getByLabel('Phone number').first().press('Enter');
+    await announced('Phone number');
     await page
       .getByRole('group', { name: 'Addresses' })
       .getByRole('button', { name: 'Add', exact: true })
       .click();
     await page.getByLabel('Street').fill('9 Harbour Rd');
+    await page.getByLabel('Street').press('Enter');
+    await announced('Street');
     await page.getByLabel('City').fill('Portland');
+    await page.getByLabel('City').press('Enter');
+    await announced('City');
     await page.getByLabel('Favourite colour').fill('Teal');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page
-      .getByText(/updated|saved/i)
-      .first()
-      .waitFor();
+    await page.getByLabel('Favourite colour').press('Enter');
+    await announced('Favourite colour');
 
     await page.reload();
     await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { startServer, unique, type TestServer } from '../helpers.js';
+import { startServer, unique, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
   PHONE,

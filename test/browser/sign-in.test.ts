@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../helpers.js';
-import { givePassword } from '../auth-helpers.js';
+import { startServer, type TestServer } from '../support/server.js';
+import { givePassword } from '../support/auth.js';
 import { launchBrowser, newContext, signInAs } from './browser.js';
 
 describe('signing in and out in the browser', () => {

@@ -11,6 +11,7 @@ import { PersonPage } from './person/PersonPage';
 import { AdminArea } from './admin/AdminArea';
 import { MyDay } from './myday/MyDay';
 import { DealsBoard } from './deals/DealsBoard';
+import { SettingsPage } from './settings/SettingsPage';
 import { appScreens } from './extensions';
 import { theme } from './theme';
 
@@ -43,6 +44,7 @@ export function App() {
         <CustomRoutes>
           <Route path="/my-day" element={<MyDay />} />
           <Route path="/deals" element={<DealsBoard />} />
+          <Route path="/settings" element={<SettingsPage />} />
           <Route path="/admin/*" element={<AdminArea />} />
           {appScreens.map((screen) => (
             <Route key={screen.path} path={`${screen.path}/*`} element={screen.element} />

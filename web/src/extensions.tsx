@@ -1,11 +1,17 @@
-import type { ReactElement } from 'react';
+import { lazy, type ReactElement, Suspense } from 'react';
 import { Menu } from 'react-admin';
 import CampaignIcon from '@mui/icons-material/Campaign';
+import InsightsIcon from '@mui/icons-material/Insights';
 import type { Role } from './api/session';
 import { ExportButton } from './imports/ExportButton';
 import { ImportButton } from './imports/ImportButton';
 import { ImportScreen } from './imports/ImportScreen';
 import { CampaignsScreen } from './campaigns/CampaignsScreen';
+import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import { SmartListsScreen } from './smartLists/SmartListsScreen';
+import { SaveSmartListButton } from './smartLists/SaveSmartListButton';
+import { LeadEmailsScreen } from './leadEmails/LeadEmailsScreen';
 
 /**
  * Where other helpers plug screens into the app without touching its frame. Add one entry to the
@@ -22,9 +28,20 @@ export interface AppScreen {
   element: ReactElement;
 }
 
+// The charts library loads with the Reports page only, not with every page of the app.
+const ReportsPage = lazy(() =>
+  import('./reports/ReportsPage').then((m) => ({ default: m.ReportsPage })),
+);
+
 /** Signed-in screens with the app's layout (menu, Sign out). */
 export const appScreens: AppScreen[] = [
   { path: '/import', roles: ['Owner', 'Admin', 'Agent'], element: <ImportScreen /> },
+  {
+    path: '/smart-lists',
+    label: 'Smart lists',
+    icon: <FilterListIcon />,
+    element: <SmartListsScreen />,
+  },
   {
     path: '/campaigns',
     label: 'Campaigns',
@@ -32,10 +49,31 @@ export const appScreens: AppScreen[] = [
     roles: ['Owner', 'Admin', 'Agent'],
     element: <CampaignsScreen />,
   },
+  {
+    path: '/lead-emails',
+    label: 'Lead emails',
+    icon: <MarkEmailUnreadIcon />,
+    roles: ['Owner', 'Admin'],
+    element: <LeadEmailsScreen />,
+  },
+  {
+    path: '/reports',
+    label: 'Reports',
+    icon: <InsightsIcon />,
+    element: (
+      <Suspense fallback={null}>
+        <ReportsPage />
+      </Suspense>
+    ),
+  },
 ];
 
 /** Buttons in the People list's toolbar (e.g. Import, Export). Each gets the list's context. */
-export const peopleListButtons: ReactElement[] = [<ExportButton />, <ImportButton />];
+export const peopleListButtons: ReactElement[] = [
+  <SaveSmartListButton />,
+  <ExportButton />,
+  <ImportButton />,
+];
 
 export function extraMenuItems(role: Role | undefined) {
   return appScreens

@@ -20,22 +20,7 @@ import { ConfirmDelete } from './ConfirmDelete';
 import { FormDialog, RowActions, WHOLE_LIST, useApiAction } from './kit';
 import { RecordTable } from './RecordTable';
 import { ScreenIntro } from './ScreenIntro';
-
-interface Step {
-  id?: number;
-  delayDays: number;
-  kind: 'task' | 'email' | 'text';
-  taskType?: string | null;
-  taskName?: string | null;
-  templateId?: number | null;
-}
-interface ActionPlan {
-  id: number;
-  name: string;
-  description: string;
-  status: string;
-  steps: Step[];
-}
+import type { ActionPlan, ActionPlanStep } from '../api/types';
 
 const TASK_TYPES = [
   'Follow Up',
@@ -57,6 +42,10 @@ const STATUSES = [
   { id: 'Active', name: 'Active' },
   { id: 'Inactive', name: 'Inactive' },
 ];
+
+/** A step as the form holds it: a saved step, or a new one without an id yet. */
+type Step = Pick<ActionPlanStep, 'kind' | 'delayDays'> &
+  Partial<Pick<ActionPlanStep, 'id' | 'taskType' | 'taskName' | 'templateId'>>;
 
 /** What the API takes for a step: only the fields of its kind, in list order (no `order`). */
 function stepBody(step: Step) {

@@ -16,14 +16,7 @@ import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
 import { useQueryAction } from './kit';
 import { PlainTable } from './PlainTable';
-
-interface CustomField {
-  id: number;
-  name: string;
-  label: string;
-  type: string;
-  choices: string[];
-}
+import type { CustomField } from '../api/types';
 
 const TYPES = ['text', 'date', 'number', 'dropdown'];
 

@@ -18,18 +18,8 @@ import { ConfirmDelete } from './ConfirmDelete';
 import { FormDialog, RowActions, WHOLE_LIST, useApiAction, usePhone, type Named } from './kit';
 import { ListSection } from './ListSection';
 import { RecordTable } from './RecordTable';
+import type { Group, GroupRotation } from '../api/types';
 
-export interface Group {
-  id: number;
-  name: string;
-  type: 'Agent' | 'Lender';
-  distribution: 'round-robin' | 'first-to-claim';
-  claimWindow: number;
-  defaultUserId: number | null;
-  defaultGroupId: number | null;
-  defaultPondId: number | null;
-  users: { id: number; name: string }[];
-}
 const DISTRIBUTIONS = [
   { id: 'round-robin', name: 'Round robin: members in turn' },
   { id: 'first-to-claim', name: 'First to claim: offered to all, first one gets it' },
@@ -137,11 +127,7 @@ function GroupDialog({ group, onClose }: { group: Group | null; onClose: () => v
   );
 }
 
-interface Rotation {
-  id: number;
-  nextUserId: number | null;
-  leadsDistributed: number;
-}
+type Rotation = Pick<GroupRotation, 'id' | 'nextUserId' | 'leadsDistributed'>;
 
 function HowShared({ group, rotation }: { group: Group; rotation?: Rotation }) {
   if (group.distribution === 'first-to-claim')

@@ -17,16 +17,8 @@ import { FormDialog, RowActions, WHOLE_LIST, useApiAction, usePhone, type Named 
 import { ListSection } from './ListSection';
 import { RecordTable } from './RecordTable';
 import { GroupsSection, useRoutingChoices } from './GroupsSection';
+import type { LeadFlow } from '../api/types';
 
-interface LeadFlow {
-  id: number;
-  source: string;
-  status: 'Active' | 'Archived';
-  assignedUserId: number | null;
-  groupId: number | null;
-  actionPlanId: number | null;
-  stageId: number | null;
-}
 const STATUSES = [
   { id: 'Active', name: 'Active' },
   { id: 'Archived', name: 'Archived: leads from this source are ignored' },

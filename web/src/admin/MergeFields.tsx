@@ -4,7 +4,7 @@ import { Box, MenuItem, TextField } from '@mui/material';
 
 /**
  * The merge fields of the interface (part 1, "Merge fields"), which the API replaces in template
- * subjects and bodies (src/templates/merge-fields.ts).
+ * subjects and bodies (src/marketing/templates/merge-fields.ts).
  */
 export const MERGE_FIELDS: { token: string; label: string }[] = [
   { token: 'contact_name', label: 'Contact: name' },
@@ -36,10 +36,19 @@ interface Caret {
 
 /**
  * Wraps the text inputs a merge field may go into (by their `name`) and adds an "Insert merge
- * field" picker: the chosen %token% goes where the caret was in the field last used (the body
- * when none was), replacing any selected text.
+ * field" picker: the chosen %token% goes where the caret was in the field last used (the last
+ * field when none was), replacing any selected text.
  */
-export function MergeFieldPicker({ fields, children }: { fields: string[]; children: ReactNode }) {
+export function MergeFieldPicker({
+  fields,
+  where = 'the subject or body',
+  children,
+}: {
+  fields: string[];
+  /** The fields, as the picker's help names them: "the message". */
+  where?: string;
+  children: ReactNode;
+}) {
   const { getValues, setValue } = useFormContext();
   const caret = useRef<Caret | null>(null);
 
@@ -75,7 +84,7 @@ export function MergeFieldPicker({ fields, children }: { fields: string[]; child
         label="Insert merge field"
         value=""
         // Always empty: choosing inserts the token, the picker stays ready for the next one.
-        helperText="Goes where the cursor was in the subject or body"
+        helperText={`Goes where the cursor was in ${where}. %contact_first_name|there% writes “there” when the field is empty.`}
         onChange={(event) => insert(event.target.value)}
         sx={{ minWidth: 260, mt: 1 }}
       >

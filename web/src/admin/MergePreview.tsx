@@ -16,15 +16,21 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchPage } from '../api/lists';
 import { usePhone } from './kit';
+import type { Person, Template, TextTemplateMerged } from '../api/types';
 
-interface PersonOption {
-  id: number;
-  name: string;
-  emails?: { value: string }[];
-}
-interface Merged {
-  subject: string;
-  body: string;
+type PersonOption = Pick<Person, 'id' | 'name' | 'emails'>;
+/** A merged email has a subject; a merged text message has none. */
+type Merged = { subject: Template['subject'] | null; body: Template['body'] };
+
+/** The saved template merged for a person, by the API, as an email or as a text message. */
+async function mergeFor(kind: 'email' | 'text', templateId: number, personId: number) {
+  if (kind === 'email')
+    return (await apiFetch(`/v1/templates/${templateId}?mergePersonId=${personId}`)).json as Merged;
+  const { json } = await apiFetch('/v1/textMessageTemplates/merge', {
+    method: 'POST',
+    body: { templateId, personId },
+  });
+  return { subject: null, body: (json as TextTemplateMerged).mergedTemplate };
 }
 
 const looksLikeHtml = (text: string) => /<[a-z][\s\S]*>/i.test(text);
@@ -82,23 +88,29 @@ function PersonPicker({
 }
 
 /**
- * A template as the chosen person would receive it: the API merges the saved template
- * (GET /v1/templates/:id?mergePersonId=), with that person's assigned agent.
+ * A template as the chosen person would receive it: the API merges the saved template (an email
+ * template, or a text message template when `kind` is text) with that person's assigned agent.
  */
 export function MergePreviewDialog({
   template,
+  kind = 'email',
   onClose,
 }: {
   template: { id: number; name: string };
+  kind?: 'email' | 'text';
   onClose: () => void;
 }) {
   const phone = usePhone();
   const [person, setPerson] = useState<PersonOption | null>(null);
   const merged = useQuery({
-    queryKey: ['templates', 'merged', template.id, person?.id],
+    queryKey: [
+      kind === 'email' ? 'templates' : 'textMessageTemplates',
+      'merged',
+      template.id,
+      person?.id,
+    ],
     enabled: person !== null,
-    queryFn: async () =>
-      (await apiFetch(`/v1/templates/${template.id}?mergePersonId=${person!.id}`)).json as Merged,
+    queryFn: () => mergeFor(kind, template.id, person!.id),
   });
   return (
     <Dialog
@@ -126,15 +138,17 @@ export function MergePreviewDialog({
             aria-label={`Merged for ${person.name}`}
             sx={{ mt: 2 }}
           >
-            <Box sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-              <Typography variant="body2" color="text.secondary">
-                Subject
-              </Typography>
-              <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                {merged.data.subject || '(no subject)'}
-              </Typography>
-            </Box>
-            {looksLikeHtml(merged.data.body) ? (
+            {merged.data.subject === null ? null : (
+              <Box sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+                <Typography variant="body2" color="text.secondary">
+                  Subject
+                </Typography>
+                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                  {merged.data.subject || '(no subject)'}
+                </Typography>
+              </Box>
+            )}
+            {kind === 'email' && looksLikeHtml(merged.data.body) ? (
               // A sandbox without scripts: the template's markup is shown, never run.
               <Box
                 component="iframe"

@@ -28,22 +28,7 @@ import { ConfirmDelete } from './ConfirmDelete';
 import { FormDialog, useApiAction, withoutBlanks } from './kit';
 import { OrderedList } from './OrderedList';
 import { ScreenIntro } from './ScreenIntro';
-
-interface PipelineStage {
-  id: number;
-  name: string;
-  description: string;
-  orderWeight: number;
-  color: string;
-  closedStage: boolean;
-}
-interface Pipeline {
-  id: number;
-  name: string;
-  description: string;
-  orderWeight: number;
-  stages: PipelineStage[];
-}
+import type { Pipeline, PipelineStage } from '../api/types';
 
 type Editing =
   | { kind: 'new-pipeline' }

@@ -1,28 +1,15 @@
-import { useState, type DragEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Box,
-  Button,
-  List,
-  ListItem,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
-import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
+import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/Edit';
+import DeleteIcon from '@mui/icons-material/Delete';
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
 import { useQueryAction } from './kit';
-
-interface Stage {
-  id: number;
-  name: string;
-  orderWeight: number;
-  isProtected?: boolean;
-}
+import { OrderedList, RowAction } from './OrderedList';
+import { DeleteStageDialog, RenameStageDialog } from './StageDialogs';
+import type { Stage } from '../api/types';
 
 const STAGES_KEY = ['admin', 'stages'];
 
@@ -33,8 +20,8 @@ const STAGES_KEY = ['admin', 'stages'];
  */
 export function StagesScreen() {
   const run = useQueryAction(STAGES_KEY);
-  const [dragged, setDragged] = useState<number | null>(null);
   const [newName, setNewName] = useState('');
+  const [dialog, setDialog] = useState<{ kind: 'rename' | 'delete'; stage: Stage } | null>(null);
   const {
     data: stages = [],
     error,
@@ -54,13 +41,6 @@ export function StagesScreen() {
       `${stage.name} moved`,
     );
 
-  function drop(event: DragEvent, target: Stage) {
-    event.preventDefault();
-    const stage = stages.find((s) => s.id === dragged);
-    setDragged(null);
-    if (stage && stage.id !== target.id) void moveTo(stage, target);
-  }
-
   async function addStage() {
     const name = newName.trim();
     if (!name) return;
@@ -72,65 +52,63 @@ export function StagesScreen() {
     <>
       <PageHeading>Stages</PageHeading>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Drag a stage onto another to put it in that place, or use Move up and Move down.
+        Drag a stage onto another to put it in that place, or use the arrows. Deleting a stage asks
+        where its people go.
       </Typography>
       {error ? <Alert severity="error">{(error as Error).message}</Alert> : null}
       {isPending ? <Typography>Loading stages…</Typography> : null}
       <Paper variant="outlined" sx={{ maxWidth: 640 }}>
-        <List aria-label="Stages in order">
-          {stages.map((stage, index) => (
-            <ListItem
-              key={stage.id}
-              draggable
-              aria-label={stage.name}
-              onDragStart={(event) => {
-                event.dataTransfer.setData('text/plain', String(stage.id));
-                event.dataTransfer.effectAllowed = 'move';
-                setDragged(stage.id);
-              }}
-              onDragOver={(event) => event.preventDefault()}
-              onDrop={(event) => drop(event, stage)}
-              divider
-              sx={{ cursor: 'grab', gap: 1, flexWrap: 'wrap' }}
-            >
-              <DragIndicatorIcon aria-hidden color="action" />
-              <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                  {stage.name}
-                </Typography>
-                <Typography variant="body2" color="text.secondary">
-                  orderWeight {stage.orderWeight}
-                </Typography>
-              </Box>
-              <Button
-                size="small"
-                disabled={index === 0}
-                aria-label={`Move up: ${stage.name}`}
-                onClick={() => void moveTo(stage, stages[index - 1]!)}
-              >
-                Move up
-              </Button>
-              <Button
-                size="small"
-                disabled={index === stages.length - 1}
-                aria-label={`Move down: ${stage.name}`}
-                onClick={() => void moveTo(stage, stages[index + 1]!)}
-              >
-                Move down
-              </Button>
-            </ListItem>
-          ))}
-        </List>
+        <OrderedList
+          label="Stages in order"
+          items={stages}
+          onMove={(stage, target) => void moveTo(stage, target)}
+          details={(stage) =>
+            stage.isProtected ? (
+              <Typography variant="body2" color="text.secondary">
+                Built in: cannot be renamed or deleted
+              </Typography>
+            ) : null
+          }
+          actions={(stage) =>
+            stage.isProtected ? null : (
+              <>
+                <RowAction
+                  label={`Rename: ${stage.name}`}
+                  tip="Rename"
+                  icon={<EditIcon fontSize="small" />}
+                  onClick={() => setDialog({ kind: 'rename', stage })}
+                />
+                <RowAction
+                  label={`Delete: ${stage.name}`}
+                  tip="Delete"
+                  color="error"
+                  icon={<DeleteIcon fontSize="small" />}
+                  onClick={() => setDialog({ kind: 'delete', stage })}
+                />
+              </>
+            )
+          }
+        />
       </Paper>
+      {dialog?.kind === 'rename' ? (
+        <RenameStageDialog stage={dialog.stage} onDone={run} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'delete' ? (
+        <DeleteStageDialog
+          stage={dialog.stage}
+          stages={stages}
+          onDone={run}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
       <Stack direction="row" spacing={1} sx={{ mt: 2, maxWidth: 640 }}>
         <TextField
           label="New stage"
-          size="small"
           value={newName}
           onChange={(event) => setNewName(event.target.value)}
           sx={{ flex: 1 }}
         />
-        <Button variant="contained" onClick={() => void addStage()}>
+        <Button variant="contained" onClick={() => void addStage()} sx={{ minHeight: 44 }}>
           Add stage
         </Button>
       </Stack>

@@ -18,25 +18,12 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
-import { UsageChart, type UsageHour } from './UsageChart';
+import { UsageChart } from './UsageChart';
+import type { System, SystemUsage } from '../api/types';
 
-export interface RegisteredSystem {
-  id: number;
-  name: string;
-  created: string;
-  webhooks: number;
-}
+export type RegisteredSystem = System;
 
-interface Usage {
-  totalRequests: number;
-  rateLimitedRequests: number;
-  percentRateLimited: number;
-  peakHour: { hour: string; requests: number } | null;
-  hours: UsageHour[];
-  enforced: boolean;
-  window: number;
-  limits: { withSystemKey: Record<string, number | null> };
-}
+type Usage = SystemUsage;
 
 export const SYSTEMS_KEY = ['admin', 'systems'];
 

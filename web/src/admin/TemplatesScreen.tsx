@@ -9,14 +9,7 @@ import { MergeFieldPicker } from './MergeFields';
 import { MergePreviewDialog } from './MergePreview';
 import { RecordTable } from './RecordTable';
 import { ScreenIntro } from './ScreenIntro';
-
-export interface Template {
-  id: number;
-  name: string;
-  subject: string;
-  body: string;
-  isShared: boolean;
-}
+import type { Template } from '../api/types';
 
 const STARTER = {
   name: '',

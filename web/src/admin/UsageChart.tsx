@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, useTheme } from '@mui/material';
 
-export interface UsageHour {
-  hour: string;
-  totalRequests: number;
-  rateLimitedRequests: number;
-}
+import type { SystemUsage } from '../api/types';
+
+export type UsageHour = Pick<
+  SystemUsage['hours'][number],
+  'hour' | 'totalRequests' | 'rateLimitedRequests'
+>;
 
 const HEIGHT = 180;
 const PAD = { top: 12, right: 8, bottom: 26, left: 44 };

@@ -20,22 +20,9 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { usePhone, useQueryAction } from './kit';
 import { NameCell, PHONE_CELLS } from './PhoneCells';
 import { PlainTable } from './PlainTable';
+import type { User, Invite as ListedInvite, NewInvite } from '../api/types';
 
-interface User {
-  id: number;
-  name: string;
-  email: string;
-  role: string;
-}
-interface Invite {
-  id: number;
-  email: string;
-  name: string;
-  role: string;
-  expiresAt: string;
-  inviteLink?: string;
-  emailed?: boolean;
-}
+type Invite = ListedInvite & Partial<Pick<NewInvite, 'inviteLink' | 'emailed'>>;
 
 const ROLES = ['Owner', 'Admin', 'Agent', 'Lender'];
 const USERS_KEY = ['admin', 'users'];

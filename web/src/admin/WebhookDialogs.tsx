@@ -17,32 +17,11 @@ import {
 } from '@mui/material';
 import { apiFetch } from '../api/http';
 import { fetchPage } from '../api/lists';
-import { EVENT_NAMES } from '../../../src/webhooks/event-names';
+import { EVENT_NAMES } from '../../../src/accounts/webhooks/event-names';
 import { ConfirmDialog } from './ConfirmDialog';
 import { usePhone, useApiAction } from './kit';
 import { PlainTable } from './PlainTable';
-
-export interface Webhook {
-  id: number;
-  event: string;
-  url: string;
-  status: 'Active' | 'Disabled';
-  created: string;
-  updated: string;
-  system: string;
-}
-
-interface Attempt {
-  id: number;
-  eventId: string;
-  event: string;
-  attempt: number;
-  created: string;
-  success: boolean;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-}
+import type { Webhook, WebhookAttempt as Attempt } from '../api/types';
 
 export const WEBHOOKS_KEY = 'webhooks';
 

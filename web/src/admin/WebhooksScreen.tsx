@@ -24,9 +24,9 @@ import {
   AttemptsDialog,
   DeleteWebhookDialog,
   WEBHOOKS_KEY,
-  type Webhook,
   WebhookFormDialog,
 } from './WebhookDialogs';
+import type { Webhook } from '../api/types';
 
 type Open = { kind: 'new' } | { kind: 'edit' | 'delete' | 'attempts'; webhook: Webhook } | null;
 

@@ -4,11 +4,9 @@ import type { DataProvider, GetListParams, RaRecord } from 'react-admin';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ApiRecord = any;
 import { apiFetch } from './http';
+import type { ListEnvelope } from './types';
 
-interface Envelope {
-  _metadata: { collection: string; total: number; next?: string; nextLink?: string };
-  [collection: string]: unknown;
-}
+type Envelope = ListEnvelope;
 
 /** Extra query arguments of single-record reads (a person's custom fields ride only with allFields). */
 const READ_QUERY: Record<string, Record<string, string>> = { people: { fields: 'allFields' } };

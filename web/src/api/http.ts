@@ -1,4 +1,5 @@
 import { HttpError } from 'react-admin';
+import type { ErrorBody } from './types';
 
 /**
  * The one way the app talks to the server: same-origin fetch with the session cookie (HttpOnly,
@@ -11,10 +12,8 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-export interface ApiErrorBody {
-  errorMessage?: string;
-  errors?: { field: string; message: string }[];
-}
+/** A failing answer's body: the API's error shape, though a proxy's page may lack it. */
+export type ApiErrorBody = Partial<Pick<ErrorBody, 'errorMessage' | 'errors'>>;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

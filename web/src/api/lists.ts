@@ -1,4 +1,5 @@
 import { apiFetch } from './http';
+import type { ListEnvelope } from './types';
 
 export interface Page<T> {
   items: T[];
@@ -7,10 +8,7 @@ export interface Page<T> {
   total: number;
 }
 
-interface Envelope {
-  _metadata: { collection: string; total: number; nextLink?: string };
-  [key: string]: unknown;
-}
+type Envelope = ListEnvelope;
 
 /** One page of a /v1 list: the records under `_metadata.collection` and the next page's address. */
 export async function fetchPage<T>(

@@ -1,12 +1,9 @@
 import { apiFetch, setCsrfToken } from './http';
+import type { Session as ApiSession } from './types';
 
 export type Role = 'Owner' | 'Admin' | 'Agent' | 'Lender';
 
-export interface Session {
-  user: { id: number; name: string; email: string; role: Role };
-  account: { id: number; name: string };
-  csrfToken: string;
-}
+export type Session = ApiSession;
 
 let current: Session | null = null;
 let pending: Promise<Session | null> | null = null;
@@ -57,10 +54,4 @@ export async function signOut(): Promise<void> {
 /** Forgets the session without asking the server (it already answered 401). */
 export function forgetSession(): void {
   remember(null);
-}
-
-/** A same-origin path to go to after sign-in; anything else (other hosts, //x) becomes `/`. */
-export function safeNextPath(raw: string | null): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/';
-  return raw;
 }

@@ -1,20 +1,30 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Alert, Box, Link, Stack } from '@mui/material';
+import { Alert, Box, LinearProgress, Link, Stack } from '@mui/material';
 import { PageHeading } from '../layout/PageHeading';
-import { campaignKey, getCampaign, getStats, isActive, type Campaign } from './api';
-import { Composer } from './Composer';
+import {
+  campaignKey,
+  getCampaign,
+  getStats,
+  isActive,
+  type Campaign,
+  type PersonOption,
+} from './api';
 import { Preview } from './Preview';
 import { SendPanel } from './SendPanel';
 import { StatsPanel } from './StatsPanel';
 import { SendStatus } from './SendStatus';
+
+// The rich-text editor (TipTap) loads with a campaign's page only, not with every page of the app.
+const Composer = lazy(() => import('./Composer').then((m) => ({ default: m.Composer })));
 
 /** One campaign: its message with a live preview, sending it, and its statistics as they grow. */
 export function CampaignPage() {
   const id = Number(useParams().id);
   const queryClient = useQueryClient();
   const [version, setVersion] = useState(0);
+  const [previewPerson, setPreviewPerson] = useState<PersonOption | null>(null);
   const campaign = useQuery({
     queryKey: campaignKey(id),
     queryFn: () => getCampaign(id),
@@ -69,10 +79,22 @@ export function CampaignPage() {
               alignItems: 'start',
             }}
           >
-            <Composer key={c.id} campaign={c} onSaved={onSaved} />
+            <Suspense fallback={<LinearProgress aria-label="Loading the editor" />}>
+              <Composer key={c.id} campaign={c} onSaved={onSaved} />
+            </Suspense>
             <Stack spacing={2} sx={{ minWidth: 0 }}>
-              <Preview campaignId={c.id} version={version} />
-              <SendPanel campaignId={c.id} send={c.lastSend} onChange={refresh} />
+              <Preview
+                campaignId={c.id}
+                version={version}
+                person={previewPerson}
+                setPerson={setPreviewPerson}
+              />
+              <SendPanel
+                campaignId={c.id}
+                send={c.lastSend}
+                onChange={refresh}
+                previewPerson={previewPerson}
+              />
             </Stack>
           </Box>
           {!c.lastSend && <StatsPanel stats={stats.data} />}

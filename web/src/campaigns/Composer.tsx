@@ -1,13 +1,27 @@
-import { useEffect, useRef, useState } from 'react';
-import { MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Editor } from '@tiptap/react';
+import {
+  Alert,
+  MenuItem,
+  Paper,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
 import { saveCampaign, type Campaign } from './api';
 import { MERGE_FIELDS } from './mergeFields';
+import { RichTextEditor } from './RichTextEditor';
+import { visualEditorKeeps } from './bodyFormat';
 
 type Field = 'subject' | 'bodyHtml';
 
 /**
- * The campaign's subject and HTML body, saved as you type (a sent campaign keeps the text it was
- * sent with), and a merge-field picker that inserts at the cursor of the field last used.
+ * The campaign's subject and body, saved as you type (a sent campaign keeps the text it was sent
+ * with), and a merge-field picker that inserts at the cursor of the field last used. The body is
+ * written in the visual editor or as HTML source; HTML the visual editor would change opens as
+ * source, with a word on why.
  */
 export function Composer({
   campaign,
@@ -24,6 +38,12 @@ export function Composer({
     bodyHtml: useRef<HTMLTextAreaElement>(null),
   };
   const last = useRef<Field>('bodyHtml');
+  const [keeps] = useState(() => visualEditorKeeps(campaign.bodyHtml));
+  const [mode, setMode] = useState<'visual' | 'html'>(keeps ? 'visual' : 'html');
+  const editor = useRef<Editor | null>(null);
+  const onEditor = useCallback((e: Editor | null) => {
+    editor.current = e;
+  }, []);
 
   useEffect(() => {
     if (text.subject === saved.subject && text.bodyHtml === saved.bodyHtml) return;
@@ -42,6 +62,10 @@ export function Composer({
 
   function insert(token: string) {
     const field = last.current;
+    if (field === 'bodyHtml' && mode === 'visual' && editor.current) {
+      editor.current.chain().focus().insertContent(token).run();
+      return;
+    }
     const input = refs[field].current;
     const value = text[field];
     const start = input?.selectionStart ?? value.length;
@@ -81,7 +105,7 @@ export function Composer({
           label="Insert merge field"
           value=""
           onChange={(e) => insert(e.target.value)}
-          helperText="Replaced for each recipient when the email is sent or displayed"
+          helperText="Replaced for each recipient when sent or displayed. %contact_first_name|there% writes “there” when the field is empty."
           sx={{ maxWidth: { sm: 360 } }}
         >
           {MERGE_FIELDS.map((f) => (
@@ -93,19 +117,50 @@ export function Composer({
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          label="Body (HTML)"
-          value={text.bodyHtml}
-          inputRef={refs.bodyHtml}
-          onFocus={() => (last.current = 'bodyHtml')}
-          onChange={(e) => setText({ ...text, bodyHtml: e.target.value })}
-          multiline
-          minRows={8}
-          maxRows={20}
-          slotProps={{
-            htmlInput: { style: { fontFamily: 'ui-monospace, monospace', fontSize: 13 } },
-          }}
-        />
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
+          <Typography id="body-label" variant="subtitle2" component="h3">
+            Body
+          </Typography>
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            value={mode}
+            onChange={(_e, next) => next && setMode(next)}
+            aria-label="Body editor"
+          >
+            <ToggleButton value="visual">Visual</ToggleButton>
+            <ToggleButton value="html">HTML source</ToggleButton>
+          </ToggleButtonGroup>
+        </Stack>
+        {!keeps ? (
+          <Alert severity="info">
+            This message has formatting the visual editor has no place for (inline styles, tables or
+            images), so it opens as HTML. Editing it in the visual editor rewrites it as plain
+            formatted text.
+          </Alert>
+        ) : null}
+        {mode === 'visual' ? (
+          <RichTextEditor
+            html={text.bodyHtml}
+            onChange={(bodyHtml) => setText((t) => ({ ...t, bodyHtml }))}
+            onEditor={onEditor}
+            onFocus={() => (last.current = 'bodyHtml')}
+          />
+        ) : (
+          <TextField
+            label="Body (HTML)"
+            value={text.bodyHtml}
+            inputRef={refs.bodyHtml}
+            onFocus={() => (last.current = 'bodyHtml')}
+            onChange={(e) => setText({ ...text, bodyHtml: e.target.value })}
+            multiline
+            minRows={8}
+            maxRows={20}
+            slotProps={{
+              htmlInput: { style: { fontFamily: 'ui-monospace, monospace', fontSize: 13 } },
+            }}
+          />
+        )}
       </Stack>
     </Paper>
   );

@@ -28,10 +28,13 @@ export function PersonPicker({
   label,
   value,
   onChange,
+  onType,
 }: {
   label: string;
   value: PersonOption | null;
   onChange: (person: PersonOption | null) => void;
+  /** Called when the user types in the field (not when a chosen value fills it). */
+  onType?: () => void;
 }) {
   const [text, setText] = useState('');
   const options = usePeopleSearch(text);
@@ -43,7 +46,10 @@ export function PersonPicker({
       getOptionLabel={describe}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       onChange={(_, chosen) => onChange(chosen)}
-      onInputChange={(_, typed) => setText(typed)}
+      onInputChange={(_, typed, reason) => {
+        if (reason === 'input') onType?.();
+        setText(typed);
+      }}
       renderInput={(params) => <TextField {...params} label={label} />}
     />
   );

@@ -1,15 +1,26 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { getCampaign, searchPeople, type PersonOption } from './api';
 import { PersonPicker } from './PersonPicker';
 
 /** The campaign as one contact will get it, merged by the server (refreshed after each save). */
-export function Preview({ campaignId, version }: { campaignId: number; version: number }) {
-  const [person, setPerson] = useState<PersonOption | null>(null);
+export function Preview({
+  campaignId,
+  version,
+  person,
+  setPerson,
+}: {
+  campaignId: number;
+  version: number;
+  person: PersonOption | null;
+  setPerson: (update: (chosen: PersonOption | null) => PersonOption | null) => void;
+}) {
+  // The first person is a default: it never replaces a choice, nor text the user is typing.
+  const typed = useRef(false);
   useEffect(() => {
     searchPeople('').then(
-      (found) => setPerson((chosen) => chosen ?? found[0] ?? null),
+      (found) => setPerson((chosen) => chosen ?? (typed.current ? null : (found[0] ?? null))),
       () => {},
     );
   }, []);
@@ -24,7 +35,12 @@ export function Preview({ campaignId, version }: { campaignId: number; version: 
         <Typography id="preview-heading" variant="h6" component="h2">
           Preview
         </Typography>
-        <PersonPicker label="Preview for" value={person} onChange={setPerson} />
+        <PersonPicker
+          label="Preview for"
+          value={person}
+          onChange={(p) => setPerson(() => p)}
+          onType={() => (typed.current = true)}
+        />
         <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
           <Box sx={{ px: 2, py: 1, bgcolor: 'grey.100', borderBottom: 1, borderColor: 'divider' }}>
             <Typography variant="body2" color="text.secondary">

@@ -25,6 +25,7 @@ import {
   type SendProgress,
 } from './api';
 import { PeoplePicker } from './PersonPicker';
+import { ConfirmSend, FromLine, TestSend, useRecipientCount, type Target } from './SendChecks';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 const recipients = (n: number) => `${n} recipient${n === 1 ? '' : 's'}`;
@@ -72,10 +73,13 @@ export function SendPanel({
   campaignId,
   send,
   onChange,
+  previewPerson,
 }: {
   campaignId: number;
   send?: SendProgress;
   onChange: () => void;
+  /** The preview's person: a test is merged for them. */
+  previewPerson: PersonOption | null;
 }) {
   const lists = useQuery({ queryKey: ['smartLists'], queryFn: listSmartLists });
   const [target, setTarget] = useState<'list' | 'people'>('list');
@@ -85,6 +89,16 @@ export function SendPanel({
   const [sendAt, setSendAt] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const chosen: Target | null =
+    target === 'list'
+      ? listId
+        ? { smartListId: Number(listId) }
+        : null
+      : people.length
+        ? { personIds: people.map((p) => p.id) }
+        : null;
+  const count = useRecipientCount(campaignId, isActive(send) ? null : chosen);
 
   async function act(action: () => Promise<unknown>) {
     setBusy(true);
@@ -100,6 +114,10 @@ export function SendPanel({
   }
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (count.data) setConfirming(true);
+  }
+  function confirmed() {
+    setConfirming(false);
     const body = {
       ...(target === 'list'
         ? { smartListId: Number(listId) }
@@ -108,8 +126,17 @@ export function SendPanel({
     };
     void act(() => sendCampaign(campaignId, body));
   }
-  const ready =
-    (target === 'list' ? listId !== '' : people.length > 0) && (timing === 'now' || sendAt !== '');
+  const recipients = count.data?.recipients ?? 0;
+  const ready = chosen !== null && recipients > 0 && (timing === 'now' || sendAt !== '');
+  const countLine = !chosen
+    ? null
+    : count.isPending
+      ? 'Counting recipients…'
+      : count.error
+        ? `Could not count the recipients: ${(count.error as Error).message}`
+        : recipients === 0
+          ? 'Nobody to send to: the list finds no one you can see'
+          : `${recipients.toLocaleString()} ${recipients === 1 ? 'recipient' : 'recipients'}`;
 
   return (
     <Paper sx={{ p: { xs: 2, sm: 3 } }} component="section" aria-labelledby="send-heading">
@@ -120,6 +147,7 @@ export function SendPanel({
         {send && <Progress send={send} onCancel={() => void act(() => cancelSend(campaignId))} />}
         {!isActive(send) && (
           <Stack component="form" spacing={2} onSubmit={submit}>
+            <FromLine />
             <FormControl>
               <FormLabel id="recipients-label">Recipients</FormLabel>
               <RadioGroup
@@ -176,13 +204,31 @@ export function SendPanel({
                 sx={{ maxWidth: 280 }}
               />
             )}
-            <Box>
+            {countLine ? (
+              <Typography
+                role="status"
+                color={count.error ? 'error' : recipients ? 'text.primary' : 'text.secondary'}
+                sx={{ fontWeight: recipients ? 600 : 400 }}
+              >
+                {countLine}
+              </Typography>
+            ) : null}
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Button type="submit" variant="contained" disabled={!ready || busy}>
                 {timing === 'now' ? 'Send now' : 'Schedule send'}
               </Button>
-            </Box>
+            </Stack>
+            <ConfirmSend
+              open={confirming}
+              count={recipients}
+              from={count.data?.from ?? null}
+              later={timing === 'later' && sendAt ? `on ${when(sendAt)}` : null}
+              onCancel={() => setConfirming(false)}
+              onConfirm={confirmed}
+            />
           </Stack>
         )}
+        {!isActive(send) && <TestSend campaignId={campaignId} person={previewPerson} />}
         {error && <Alert severity="error">{error}</Alert>}
       </Stack>
     </Paper>

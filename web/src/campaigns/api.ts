@@ -1,56 +1,23 @@
 import { apiFetch } from '../api/http';
 import { fetchAll, fetchPage } from '../api/lists';
+import type {
+  CampaignSendProgress,
+  EmCampaign,
+  EmStats,
+  Person,
+  SendPreview,
+  Template as FullTemplate,
+} from '../api/types';
 
-export interface SendProgress {
-  id: number;
-  status: 'scheduled' | 'sending' | 'done' | 'cancelled';
-  sendAt: string;
-  finished: string | null;
-  total: number;
-  pending: number;
-  sent: number;
-  skipped: number;
-  dropped: number;
-  hardBounced: number;
-  softBounced: number;
-  cancelled: number;
-}
+export type SendProgress = CampaignSendProgress;
 
-export interface Campaign {
-  id: number;
-  name: string;
-  origin: string;
-  subject: string;
-  bodyHtml: string;
-  updated: string;
-  lastSend?: SendProgress;
-}
+export type Campaign = EmCampaign;
 
-export interface Stats {
-  sends: number;
-  opens: number;
-  uniqueOpens: number;
-  clicks: number;
-  uniqueClicks: number;
-  bounces: number;
-  unsubscribes: number;
-  spamReports: number;
-  dropped: number;
-  rates: { openRate: number | null; clickRate: number | null; bounceRate: number | null };
-}
+export type Stats = EmStats;
 
-export interface Template {
-  id: number;
-  name: string;
-  subject: string;
-  body: string;
-}
+export type Template = Pick<FullTemplate, 'id' | 'name' | 'subject' | 'body'>;
 
-export interface PersonOption {
-  id: number;
-  name: string;
-  emails?: { value: string }[];
-}
+export type PersonOption = Pick<Person, 'id' | 'name' | 'emails'>;
 
 export const campaignKey = (id: number) => ['campaign', id];
 
@@ -114,3 +81,25 @@ export const percent = (rate: number | null | undefined) =>
 
 export const isActive = (send?: SendProgress) =>
   send?.status === 'sending' || send?.status === 'scheduled';
+
+/** How many people a send with this body would go to now, and the sender they would see. */
+export async function previewSend(
+  id: number,
+  body: { smartListId?: number; personIds?: number[] },
+): Promise<SendPreview> {
+  return (await apiFetch(`/v1/emCampaigns/${id}/send/preview`, { method: 'POST', body }))
+    .json as SendPreview;
+}
+
+/** The campaign as it is now, to the signed-in user's own address. */
+export async function sendTest(
+  id: number,
+  mergePersonId?: number,
+): Promise<{ to: string; from: string; subject: string }> {
+  const body = mergePersonId ? { mergePersonId } : {};
+  return (await apiFetch(`/v1/emCampaigns/${id}/sendTest`, { method: 'POST', body })).json as {
+    to: string;
+    from: string;
+    subject: string;
+  };
+}

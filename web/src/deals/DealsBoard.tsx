@@ -1,7 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import {
   Alert,
   Box,
@@ -21,25 +21,13 @@ import { fetchAll } from '../api/lists';
 import { PageHeading } from '../layout/PageHeading';
 import { money } from '../person/format';
 import { NewDealDialog } from './NewDealDialog';
+import { EditDealDialog } from './EditDealDialog';
+import { ScrollingColumns } from './ScrollingColumns';
+import type { Deal as FullDeal, Pipeline as FullPipeline, PipelineStage } from '../api/types';
 
-interface Stage {
-  id: number;
-  name: string;
-  orderWeight: number;
-}
-interface Pipeline {
-  id: number;
-  name: string;
-  stages: Stage[];
-}
-interface Deal {
-  id: number;
-  name: string;
-  stageId: number;
-  price: number | null;
-  people: { id: number; name: string }[];
-  users: { id: number; name: string }[];
-}
+type Stage = Pick<PipelineStage, 'id' | 'name' | 'orderWeight' | 'outcome'>;
+type Pipeline = Pick<FullPipeline, 'id' | 'name'> & { stages: Stage[] };
+type Deal = Pick<FullDeal, 'id' | 'name' | 'stageId' | 'price' | 'people' | 'users'>;
 
 function DealCard({
   deal,
@@ -50,6 +38,7 @@ function DealCard({
   stages: Stage[];
   onMove: (deal: Deal, stageId: number) => void;
 }) {
+  const [open, setOpen] = useState(false);
   function dragStart(event: DragEvent) {
     event.dataTransfer.setData('text/plain', String(deal.id));
     event.dataTransfer.effectAllowed = 'move';
@@ -64,7 +53,21 @@ function DealCard({
       sx={{ mb: 1, cursor: 'grab', listStyle: 'none' }}
     >
       <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 } }}>
-        <Typography sx={{ fontWeight: 600 }}>{deal.name}</Typography>
+        <Button
+          onClick={() => setOpen(true)}
+          aria-label={`Open ${deal.name}`}
+          sx={{ p: 0, minWidth: 0, fontWeight: 600, textTransform: 'none', textAlign: 'left' }}
+        >
+          {deal.name}
+        </Button>
+        {open ? (
+          <EditDealDialog
+            dealId={deal.id}
+            boardKey={['deals']}
+            stages={stages}
+            onClose={() => setOpen(false)}
+          />
+        ) : null}
         <Typography variant="body2" color="text.secondary">
           {money(deal.price)}
           {deal.people.map((p) => (
@@ -182,19 +185,11 @@ function Board({ pipeline }: { pipeline: Pipeline }) {
           New deal
         </Button>
       </Box>
-      <Box
-        sx={{
-          display: 'flex',
-          gap: 1.5,
-          overflowX: 'auto',
-          pb: 2,
-          scrollSnapType: { xs: 'x mandatory', sm: 'none' },
-        }}
-      >
+      <ScrollingColumns>
         {stages.map((stage) => (
           <Column key={stage.id} stage={stage} stages={stages} all={deals} onMove={move} />
         ))}
-      </Box>
+      </ScrollingColumns>
       {adding ? (
         <NewDealDialog pipelineId={pipeline.id} stages={stages} onClose={() => setAdding(false)} />
       ) : null}
@@ -229,6 +224,22 @@ export function DealsBoard() {
         </Tabs>
       ) : null}
       {pipelines?.[tab] ? <Board key={pipelines[tab].id} pipeline={pipelines[tab]} /> : null}
+      <LinkedDeal />
     </>
+  );
+}
+
+/** /deals?deal=ID (the global search's link to a deal) opens that deal for editing. */
+function LinkedDeal() {
+  const [params, setParams] = useSearchParams();
+  const dealId = Number(params.get('deal'));
+  if (!Number.isInteger(dealId) || dealId <= 0) return null;
+  return (
+    <EditDealDialog
+      key={dealId}
+      dealId={dealId}
+      boardKey={['deals']}
+      onClose={() => setParams({}, { replace: true })}
+    />
   );
 }

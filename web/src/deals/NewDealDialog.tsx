@@ -18,14 +18,10 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchAll, fetchPage } from '../api/lists';
 import { currentSession } from '../api/session';
+import type { Named } from '../admin/kit';
+import type { PipelineStage } from '../api/types';
 
-interface Named {
-  id: number;
-  name: string;
-}
-interface Stage extends Named {
-  orderWeight: number;
-}
+type Stage = Pick<PipelineStage, 'id' | 'name' | 'orderWeight'>;
 
 /** People whose name, email or phone matches what is typed (the People list's own search). */
 function usePeopleSearch(text: string): Named[] {

@@ -1,3 +1,6 @@
+import { ValueMapping, type ValueChoices } from './ValueMapping';
+import { IDENTIFYING, type Preview, previewOf, upload } from './api';
+import type { ImportState } from '../api/types';
 import { useEffect, useState } from 'react';
 import {
   Alert,
@@ -19,78 +22,7 @@ import {
   Typography,
 } from '@mui/material';
 import { apiFetch } from '../api/http';
-import { currentSession } from '../api/session';
 import { PageHeading } from '../layout/PageHeading';
-
-interface ImportState {
-  id: number;
-  status: string;
-  total: number | null;
-  processed: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  errorCount: number;
-  errors: { row: number; message: string }[];
-  message: string | null;
-  dryRun: boolean;
-  undo: { status: string; removed: number } | null;
-}
-
-/** GET-like answer of POST /v1/imports/preview: how the server reads the file's columns. */
-interface Preview {
-  columns: { header: string; field: string | null; contactType?: string; samples: string[] }[];
-  fields: { field: string; label: string }[];
-}
-
-const IDENTIFYING = ['name', 'firstName', 'lastName', 'email', 'phone'];
-
-function csrfHeaders(): Record<string, string> {
-  return { 'Content-Type': 'text/csv', 'X-CSRF-Token': currentSession()?.csrfToken ?? '' };
-}
-
-/** The server reads the head of the file (encoding, separator, header) as the import will. */
-async function previewOf(file: File): Promise<Preview> {
-  const response = await fetch('/v1/imports/preview', {
-    method: 'POST',
-    body: file.slice(0, 64 * 1024),
-    credentials: 'same-origin',
-    headers: csrfHeaders(),
-  });
-  const body = (await response.json().catch(() => ({}))) as Preview & { errorMessage?: string };
-  if (!response.ok) throw new Error(body.errorMessage ?? `The server answered ${response.status}`);
-  return body;
-}
-
-/** How the file's rows are read: duplicates, the order of day and month in dates, remapped columns. */
-interface ImportChoices {
-  onDuplicate: string;
-  dateFormat: string;
-  mapping: Record<string, string>;
-}
-
-async function upload(
-  file: File,
-  dryRun: boolean,
-  { onDuplicate, dateFormat, mapping }: ImportChoices,
-): Promise<number> {
-  const query = new URLSearchParams({
-    onDuplicate,
-    dateFormat,
-    ...(dryRun ? { dryRun: 'true' } : {}),
-    ...(Object.keys(mapping).length ? { mapping: JSON.stringify(mapping) } : {}),
-  });
-  const response = await fetch(`/v1/imports?${query}`, {
-    method: 'POST',
-    body: file,
-    credentials: 'same-origin',
-    headers: csrfHeaders(),
-  });
-  const body = (await response.json().catch(() => ({}))) as { id?: number; errorMessage?: string };
-  if (!response.ok || !body.id)
-    throw new Error(body.errorMessage ?? `The server answered ${response.status}`);
-  return body.id;
-}
 
 /** Each column of the file with its first values and the Hearth field it goes to. */
 function ColumnMapping({
@@ -188,6 +120,7 @@ export function ImportScreen() {
   const [preview, setPreview] = useState<Preview | null>(null);
   /** the columns whose field the person changed: header → field or "ignore" */
   const [mapping, setMapping] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<ValueChoices>({});
   const [onDuplicate, setOnDuplicate] = useState('update');
   const [dateFormat, setDateFormat] = useState('MDY');
   const [state, setState] = useState<ImportState | null>(null);
@@ -210,6 +143,7 @@ export function ImportScreen() {
     setError(null);
     setPreview(null);
     setMapping({});
+    setValues({});
     if (!chosen) return;
     try {
       setPreview(await previewOf(chosen));
@@ -232,7 +166,7 @@ export function ImportScreen() {
     if (!file) return;
     setError(null);
     try {
-      const id = await upload(file, dryRun, { onDuplicate, dateFormat, mapping });
+      const id = await upload(file, dryRun, { onDuplicate, dateFormat, mapping, values });
       setState((await apiFetch(`/v1/imports/${id}`)).json as ImportState);
     } catch (err) {
       setError((err as Error).message);
@@ -283,6 +217,14 @@ export function ImportScreen() {
               </Alert>
             )}
           </Box>
+        )}
+        {preview && (
+          <ValueMapping
+            columns={preview.columns}
+            fieldOf={(c) => mapping[c.header] ?? c.field ?? 'ignore'}
+            choices={values}
+            onChange={setValues}
+          />
         )}
         <FormControl sx={{ maxWidth: 320 }}>
           <InputLabel id="on-duplicate">If the person exists</InputLabel>

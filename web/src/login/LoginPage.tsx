@@ -1,12 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Stack, TextField } from '@mui/material';
-import { signIn, safeNextPath } from '../api/session';
+import { signIn } from '../api/session';
+import { safeNextPath } from '../api/next-path';
 import { AuthCard } from './AuthCard';
+import { ForgotPassword } from './ForgotPassword';
 
 /** /login: Email, Password, Sign in. A failure shows an alert and stays; success loads `next`. */
 export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const changed = new URLSearchParams(window.location.search).has('passwordChanged');
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -16,7 +19,7 @@ export function LoginPage() {
     try {
       await signIn(String(form.get('email')), String(form.get('password')));
       const next = new URLSearchParams(window.location.search).get('next');
-      window.location.assign(safeNextPath(next));
+      window.location.assign(safeNextPath(next, window.location.origin));
     } catch (failure) {
       setError((failure as Error).message || 'Sign-in failed');
       setBusy(false);
@@ -28,6 +31,9 @@ export function LoginPage() {
       <form onSubmit={submit} noValidate>
         <Stack spacing={2}>
           {error ? <Alert severity="error">{error}</Alert> : null}
+          {changed ? (
+            <Alert severity="success">Your password is changed: sign in with the new one.</Alert>
+          ) : null}
           <TextField
             label="Email"
             name="email"
@@ -50,6 +56,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       </form>
+      <ForgotPassword />
     </AuthCard>
   );
 }

@@ -17,33 +17,16 @@ import {
 import { apiFetch } from '../api/http';
 import { fetchPage } from '../api/lists';
 import { usePeopleNames } from '../api/people';
+import { QueryState } from '../layout/QueryState';
 import { currentSession } from '../api/session';
 import { PageHeading } from '../layout/PageHeading';
 import { day, when } from '../person/format';
+import { TeamDay } from './TeamDay';
+import type { Appointment as ApiAppointment, Notification, Task as ApiTask } from '../api/types';
 
-interface Task {
-  id: number;
-  personId: number;
-  name: string;
-  type: string;
-  dueDate: string | null;
-  isCompleted: boolean;
-}
-interface Appointment {
-  id: number;
-  title: string;
-  start: string;
-  location: string;
-  invitees: { personId?: number; name: string }[];
-}
-interface Notice {
-  id: number;
-  title: string;
-  message: string;
-  personId: number | null;
-  created: string;
-  read: boolean;
-}
+type Task = Pick<ApiTask, 'id' | 'personId' | 'name' | 'type' | 'dueDate' | 'isCompleted'>;
+type Appointment = Pick<ApiAppointment, 'id' | 'title' | 'start' | 'location' | 'invitees'>;
+type Notice = Pick<Notification, 'id' | 'title' | 'message' | 'personId' | 'created' | 'read'>;
 
 const DUE = [
   { due: 'overdue', title: 'Overdue' },
@@ -86,13 +69,14 @@ function TaskList({ due, title }: { due: string; title: string }) {
   const me = currentSession()?.user.id;
   const queryClient = useQueryClient();
   const notify = useNotify();
-  const { data } = useQuery({
+  const query = useQuery({
     queryKey: ['myTasks', due],
     queryFn: () =>
       fetchPage<Task>(
         `/v1/tasks?assignedUserId=${me}&isCompleted=false&due=${due}&limit=100&sort=dueDate`,
       ),
   });
+  const { data } = query;
   const names = usePeopleNames((data?.items ?? []).map((t) => t.personId));
   async function complete(task: Task) {
     try {
@@ -106,7 +90,7 @@ function TaskList({ due, title }: { due: string; title: string }) {
   const tasks = data?.items ?? [];
   return (
     <Panel title={title} count={data?.total}>
-      {tasks.length === 0 ? <Typography color="text.secondary">Nothing here.</Typography> : null}
+      <QueryState query={query} what="tasks" empty="Nothing here." isEmpty={tasks.length === 0} />
       <List dense disablePadding>
         {tasks.map((task) => (
           <ListItem key={task.id} disableGutters>
@@ -145,17 +129,22 @@ function Appointments() {
   const from = new Date();
   from.setHours(0, 0, 0, 0);
   const to = new Date(from.getTime() + 7 * 86_400_000);
-  const { data } = useQuery({
+  const query = useQuery({
     queryKey: ['myAppointments', from.toISOString()],
     queryFn: () =>
       fetchPage<Appointment>(
         `/v1/appointments?userId=${me}&startAfter=${from.toISOString()}&startBefore=${to.toISOString()}&limit=100&sort=start`,
       ),
   });
-  const items = [...(data?.items ?? [])].sort((a, b) => a.start.localeCompare(b.start));
+  const items = [...(query.data?.items ?? [])].sort((a, b) => a.start.localeCompare(b.start));
   return (
     <Panel title="Appointments this week" count={items.length}>
-      {items.length === 0 ? <Typography color="text.secondary">No appointments.</Typography> : null}
+      <QueryState
+        query={query}
+        what="appointments"
+        empty="No appointments."
+        isEmpty={items.length === 0}
+      />
       <List dense disablePadding>
         {items.map((a) => {
           const person = a.invitees.find((i) => i.personId);
@@ -185,7 +174,7 @@ function Appointments() {
 
 function NewLeads() {
   const queryClient = useQueryClient();
-  const { data } = useQuery({
+  const query = useQuery({
     queryKey: ['notifications'],
     queryFn: () => fetchPage<Notice>('/v1/notifications?unread=true&limit=50'),
   });
@@ -193,10 +182,16 @@ function NewLeads() {
     await apiFetch('/v1/notifications/markAllRead', { method: 'POST', body: {} });
     await queryClient.invalidateQueries({ queryKey: ['notifications'] });
   }
+  const { data } = query;
   const items = data?.items ?? [];
   return (
     <Panel title="New leads" count={data?.total}>
-      {items.length === 0 ? <Typography color="text.secondary">No new leads.</Typography> : null}
+      <QueryState
+        query={query}
+        what="new leads"
+        empty="No new leads."
+        isEmpty={items.length === 0}
+      />
       <List dense disablePadding>
         {items.map((n) => (
           <ListItem key={n.id} disableGutters>
@@ -221,11 +216,17 @@ function NewLeads() {
   );
 }
 
-/** /my-day: the signed-in user's tasks (complete with one click), appointments and new leads. */
+/**
+ * /my-day: the signed-in user's tasks (complete with one click), appointments and new leads; a
+ * team leader's team first.
+ */
 export function MyDay() {
   return (
     <>
       <PageHeading>My day</PageHeading>
+      <Box sx={{ mb: 2, '&:empty': { display: 'none' } }}>
+        <TeamDay />
+      </Box>
       <Grid container spacing={2}>
         {DUE.map(({ due, title }) => (
           <Grid key={due} size={{ xs: 12, md: 4 }}>

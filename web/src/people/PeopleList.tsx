@@ -25,6 +25,7 @@ import { Link } from 'react-router-dom';
 import { CursorPagination } from '../layout/CursorPagination';
 import { PageHeading } from '../layout/PageHeading';
 import { peopleListActions } from '../extensions';
+import { BulkActions, SelectPage, SelectPerson } from './BulkActions';
 
 const peopleFilters = [
   <TextInput
@@ -74,9 +75,11 @@ const peopleFilters = [
   </ReferenceInput>,
 ];
 
-export function PersonLink({ record }: { record: RaRecord }) {
+/** The person's name linking to their page; `tall` makes it a 44 px tap target on a phone. */
+export function PersonLink({ record, tall }: { record: RaRecord; tall?: boolean }) {
+  const style = tall ? { display: 'flex', alignItems: 'center', minHeight: 44 } : {};
   return (
-    <Link to={`/people/${record.id}`} style={{ color: 'inherit', fontWeight: 600 }}>
+    <Link to={`/people/${record.id}`} style={{ color: 'inherit', fontWeight: 600, ...style }}>
       {record.name || 'Unnamed person'}
     </Link>
   );
@@ -99,20 +102,47 @@ function PhoneRows() {
   if (isPending) return null;
   if (!data?.length) return <Typography sx={{ p: 2 }}>No people match.</Typography>;
   return (
-    <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, pb: 8 }}>
-      {data.map((record) => (
-        <Box
-          component="li"
-          key={record.id}
-          sx={{ px: 2, py: 1.25, borderBottom: 1, borderColor: 'divider' }}
-        >
-          <PersonLink record={record} />
-          <Typography variant="body2" color="text.secondary">
-            {[record.stage, record.assignedTo, record.source].filter(Boolean).join(' · ')}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
+    <>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          pl: 0.5,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
+        <SelectPage />
+        <Typography variant="body2" color="text.secondary" aria-hidden>
+          Select all on this page
+        </Typography>
+      </Box>
+      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, pb: 8 }}>
+        {data.map((record) => (
+          <Box
+            component="li"
+            key={record.id}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              pl: 0.5,
+              pr: 2,
+              py: 0.75,
+              borderBottom: 1,
+              borderColor: 'divider',
+            }}
+          >
+            <SelectPerson id={record.id} name={record.name} />
+            <Box sx={{ minWidth: 0 }}>
+              <PersonLink record={record} tall />
+              <Typography variant="body2" color="text.secondary">
+                {[record.stage, record.assignedTo, record.source].filter(Boolean).join(' · ')}
+              </Typography>
+            </Box>
+          </Box>
+        ))}
+      </Box>
+    </>
   );
 }
 
@@ -142,10 +172,17 @@ export function PeopleList() {
         empty={false}
         disableSyncWithLocation={false}
       >
+        <BulkActions />
         {phone ? (
           <PhoneRows />
         ) : (
           <DataTable rowClick={false} bulkActionButtons={false}>
+            <DataTable.Col
+              source="id"
+              label={<SelectPage />}
+              disableSort
+              render={(record) => <SelectPerson id={record.id} name={record.name as string} />}
+            />
             <DataTable.Col
               source="name"
               label="Name"

@@ -6,23 +6,9 @@ import { apiFetch } from '../api/http';
 import { currentSession } from '../api/session';
 import { plainText, when } from './format';
 import type { TimelineRecord } from './timeline.data';
+import type { Note } from '../api/types';
 
-interface Reaction {
-  id: number;
-  body: string;
-  userId: number;
-  userName: string;
-}
-interface Reply {
-  id: number;
-  body: string;
-  userName: string;
-  created: string;
-}
-interface FullNote extends TimelineRecord {
-  reactions: Reaction[];
-  threadedReplies: Reply[];
-}
+type FullNote = TimelineRecord & Pick<Note, 'reactions' | 'threadedReplies'>;
 
 const EMOJI = ['👍', '❤️', '🎉', '👀'];
 

@@ -1,161 +1,213 @@
-import type { ReactNode } from 'react';
+import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  ArrayInput,
-  BooleanInput,
-  DateInput,
-  NumberInput,
-  ReferenceInput,
-  SelectInput,
-  SimpleForm,
-  SimpleFormIterator,
-  TextArrayInput,
-  TextInput,
-  Toolbar,
-  type RaRecord,
-} from 'react-admin';
-import { Box, Typography } from '@mui/material';
+import { useEditContext, useGetList, type RaRecord } from 'react-admin';
+import { Box, FormControlLabel, Stack, Switch, Typography } from '@mui/material';
 import { fetchAll } from '../api/lists';
+import { apiFetch } from '../api/http';
+import { InlineField } from './inline/InlineField';
+import { InlineList } from './inline/InlineList';
+import { InlineSelect, type Choice } from './inline/InlineSelect';
+import { InlineTags } from './inline/InlineTags';
+import { InlineSaveContext, type InlineSave } from './inline/useInlineSave';
+import type { CustomField } from '../api/types';
 
-interface CustomField {
-  id: number;
-  name: string;
-  label: string;
-  type: string;
-  choices?: string[];
+const text = (key: string) => (value: string) => ({ [key]: value });
+const nullable = (key: string) => (value: string) => ({ [key]: value === '' ? null : value });
+const idOrNull = (key: string) => (value: string) => ({
+  [key]: value === '' ? null : Number(value),
+});
+
+/** A number typed by a person ("325,000"), or an error they can act on. */
+function amount(key: string, label: string) {
+  return (value: string) => {
+    if (value === '') return { [key]: null };
+    const number = Number(value.replace(/[,\s]/g, ''));
+    if (!Number.isFinite(number)) throw new Error(`${label} must be a number, like 325000`);
+    return { [key]: number };
+  };
 }
 
-function CustomFieldInput({ field }: { field: CustomField }) {
-  const props = { source: field.name, label: field.label, fullWidth: true };
+function CustomFieldInput({ field, value }: { field: CustomField; value: unknown }) {
+  const props = { label: field.label, value, fullWidth: true };
   switch (field.type) {
     case 'number':
-      return <NumberInput {...props} />;
+      return (
+        <InlineField {...props} inputMode="decimal" toPatch={amount(field.name, field.label)} />
+      );
     case 'date':
-      return <DateInput {...props} />;
+      return <InlineField {...props} type="date" toPatch={nullable(field.name)} />;
     case 'dropdown':
       return (
-        <SelectInput {...props} choices={(field.choices ?? []).map((c) => ({ id: c, name: c }))} />
+        <InlineSelect
+          label={field.label}
+          value={String(value ?? '')}
+          choices={(field.choices ?? []).map((c) => ({ value: c, label: c }))}
+          emptyLabel="None"
+          toPatch={nullable(field.name)}
+        />
       );
     default:
-      return <TextInput {...props} />;
+      return <InlineField {...props} toPatch={nullable(field.name)} />;
   }
 }
 
-function Section({ title, id }: { title: string; id?: string }) {
-  return (
-    <Typography id={id} variant="subtitle1" component="h2" sx={{ mt: 2, fontWeight: 600 }}>
-      {title}
-    </Typography>
+function useChoices(resource: 'users' | 'stages', filter = {}): Choice[] {
+  const { data } = useGetList(resource, {
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'DESC' },
+    filter,
+  });
+  return (data ?? []).map((r: RaRecord) => ({ value: String(r.id), label: String(r.name) }));
+}
+
+/** Saving: one PUT of the changed field, then the person read again (header, timeline facts). */
+function useSave(id: number, announce: (message: string) => void): InlineSave {
+  const { refetch } = useEditContext();
+  return useCallback(
+    async (label, patch) => {
+      announce(`Saving ${label}…`);
+      try {
+        await apiFetch(`/v1/people/${id}`, { method: 'PUT', body: patch });
+      } catch (failure) {
+        announce(`${label} not saved`);
+        throw failure;
+      }
+      await refetch?.();
+      announce(`${label} saved`);
+    },
+    [id, refetch, announce],
   );
 }
 
-/** A list of values (emails, phones, addresses) named by its heading, so its Add button is too. */
-function ListGroup({ title, children }: { title: string; children: ReactNode }) {
-  const id = `person-${title.toLowerCase()}`;
-  return (
-    <Box role="group" aria-labelledby={id} sx={{ width: '100%' }}>
-      <Section title={title} id={id} />
-      {children}
-    </Box>
-  );
-}
+const stripNormalized = ({ normalized: _n, ...phone }: Record<string, unknown>) => phone;
 
-/** Phones come back with `normalized`, which the API computes and does not accept back. */
-export function toPersonUpdate(data: RaRecord): RaRecord {
-  const phones = Array.isArray(data.phones)
-    ? data.phones.map(({ normalized: _n, ...phone }: Record<string, unknown>) => phone)
-    : data.phones;
-  const {
-    collaborators: _c,
-    name: _name,
-    stage: _stage,
-    assignedTo: _a,
-    assignedLenderName: _l,
-    ...rest
-  } = data;
-  return { ...rest, phones };
-}
-
-/** Every field of a person, editable; saved with one PUT of the changed fields. */
+/** Every field of a person, each edited in place and saved on its own (no form, no Save). */
 export function PersonDetails() {
+  const { record } = useEditContext();
+  const [notice, setNotice] = useState('');
+  const save = useSave(Number(record?.id), setNotice);
+  const stages = useChoices('stages');
+  const users = useChoices('users');
+  const lenders = useChoices('users', { role: 'Lender' });
   const customFields = useQuery({
     queryKey: ['customFields'],
     queryFn: () => fetchAll<CustomField>('/v1/customFields?limit=100'),
   });
+  if (!record) return null;
   return (
-    <SimpleForm toolbar={<Toolbar sx={{ '&.RaToolbar-mobileToolbar': { position: 'static' } }} />}>
-      <Box
-        sx={{
-          display: 'grid',
-          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
-          columnGap: 2,
-          width: '100%',
-        }}
+    <InlineSaveContext.Provider value={save}>
+      <Typography
+        role="status"
+        variant="body2"
+        color="text.secondary"
+        sx={{ px: 2, minHeight: 20 }}
       >
-        <TextInput source="firstName" label="First name" />
-        <TextInput source="lastName" label="Last name" />
-        <ReferenceInput
-          source="stageId"
-          reference="stages"
-          sort={{ field: 'id', order: 'DESC' }}
-          perPage={100}
+        {notice}
+      </Typography>
+      <Box sx={{ p: 2, pt: 1 }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+            columnGap: 2,
+            rowGap: 0.5,
+          }}
         >
-          <SelectInput label="Stage" optionText="name" />
-        </ReferenceInput>
-        <TextInput source="source" label="Source" />
-        <ReferenceInput
-          source="assignedUserId"
-          reference="users"
-          sort={{ field: 'id', order: 'DESC' }}
-          perPage={100}
-        >
-          <SelectInput label="Assigned agent" optionText="name" emptyText="Nobody" />
-        </ReferenceInput>
-        <ReferenceInput
-          source="assignedLenderId"
-          reference="users"
-          filter={{ role: 'Lender' }}
-          sort={{ field: 'id', order: 'DESC' }}
-          perPage={100}
-        >
-          <SelectInput label="Assigned lender" optionText="name" emptyText="Nobody" />
-        </ReferenceInput>
-        <NumberInput source="price" label="Price" />
-        <BooleanInput source="contacted" label="Contacted" format={(v) => Boolean(v)} />
+          <InlineField label="First name" value={record.firstName} toPatch={text('firstName')} />
+          <InlineField label="Last name" value={record.lastName} toPatch={text('lastName')} />
+          <InlineSelect
+            label="Stage"
+            value={String(record.stageId ?? '')}
+            choices={stages}
+            toPatch={idOrNull('stageId')}
+          />
+          <InlineField label="Source" value={record.source} toPatch={text('source')} />
+          <InlineSelect
+            label="Assigned agent"
+            value={String(record.assignedUserId ?? '')}
+            choices={users}
+            emptyLabel="Nobody"
+            toPatch={idOrNull('assignedUserId')}
+          />
+          <InlineSelect
+            label="Assigned lender"
+            value={String(record.assignedLenderId ?? '')}
+            choices={lenders}
+            emptyLabel="Nobody"
+            toPatch={idOrNull('assignedLenderId')}
+          />
+          <InlineField
+            label="Price"
+            value={record.price}
+            inputMode="decimal"
+            toPatch={amount('price', 'Price')}
+          />
+          <FormControlLabel
+            control={
+              <Switch
+                checked={Boolean(record.contacted)}
+                onChange={(e) =>
+                  void save('Contacted', { contacted: e.target.checked }).catch(() => {})
+                }
+              />
+            }
+            label="Contacted"
+          />
+        </Box>
+        <Stack spacing={1} sx={{ mt: 1 }}>
+          <InlineTags tags={(record.tags as string[] | undefined) ?? []} />
+          <InlineField
+            label="Background"
+            value={record.background}
+            multiline
+            fullWidth
+            helperText="Saved when you leave the field (or Ctrl+Enter)"
+            toPatch={text('background')}
+          />
+        </Stack>
+        <InlineList
+          title="Emails"
+          source="emails"
+          items={record.emails ?? []}
+          fields={[
+            { key: 'value', label: 'Email address', type: 'email', inputMode: 'email', wide: true },
+            { key: 'type', label: 'Kind' },
+          ]}
+          describe={(item) => String(item.value ?? '')}
+        />
+        <InlineList
+          title="Phones"
+          source="phones"
+          items={record.phones ?? []}
+          fields={[
+            { key: 'value', label: 'Phone number', type: 'tel', inputMode: 'tel', wide: true },
+            { key: 'type', label: 'Kind' },
+          ]}
+          describe={(item) => String(item.value ?? '')}
+          clean={stripNormalized}
+        />
+        <InlineList
+          title="Addresses"
+          source="addresses"
+          items={record.addresses ?? []}
+          fields={[
+            { key: 'street', label: 'Street', wide: true },
+            { key: 'city', label: 'City' },
+            { key: 'state', label: 'State' },
+            { key: 'code', label: 'Postal code' },
+            { key: 'country', label: 'Country' },
+          ]}
+          describe={(item) => [item.street, item.city].filter(Boolean).join(', ')}
+        />
+        {customFields.data?.length ? (
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 2, mb: 1, fontWeight: 600 }}>
+            Custom fields
+          </Typography>
+        ) : null}
+        {(customFields.data ?? []).map((field) => (
+          <CustomFieldInput key={field.id} field={field} value={record[field.name]} />
+        ))}
       </Box>
-      <TextArrayInput source="tags" label="Tags" fullWidth />
-      <TextInput source="background" label="Background" multiline minRows={2} fullWidth />
-      <ListGroup title="Emails">
-        <ArrayInput source="emails" label={false}>
-          <SimpleFormIterator inline disableReordering>
-            <TextInput source="value" label="Email address" type="email" />
-            <TextInput source="type" label="Kind" helperText={false} />
-          </SimpleFormIterator>
-        </ArrayInput>
-      </ListGroup>
-      <ListGroup title="Phones">
-        <ArrayInput source="phones" label={false}>
-          <SimpleFormIterator inline disableReordering>
-            <TextInput source="value" label="Phone number" type="tel" />
-            <TextInput source="type" label="Kind" helperText={false} />
-          </SimpleFormIterator>
-        </ArrayInput>
-      </ListGroup>
-      <ListGroup title="Addresses">
-        <ArrayInput source="addresses" label={false}>
-          <SimpleFormIterator inline disableReordering>
-            <TextInput source="street" label="Street" />
-            <TextInput source="city" label="City" />
-            <TextInput source="state" label="State" />
-            <TextInput source="code" label="Postal code" />
-            <TextInput source="country" label="Country" />
-          </SimpleFormIterator>
-        </ArrayInput>
-      </ListGroup>
-      {customFields.data?.length ? <Section title="Custom fields" /> : null}
-      {(customFields.data ?? []).map((field) => (
-        <CustomFieldInput key={field.id} field={field} />
-      ))}
-    </SimpleForm>
+    </InlineSaveContext.Provider>
   );
 }

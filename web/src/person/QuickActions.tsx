@@ -6,6 +6,7 @@ import { apiFetch } from '../api/http';
 import { fetchAll } from '../api/lists';
 import { currentSession } from '../api/session';
 import { timelineKey } from './Timeline';
+import type { Person as ApiPerson } from '../api/types';
 
 const CALL_OUTCOMES = [
   'Interested',
@@ -27,10 +28,7 @@ const TASK_TYPES = [
   'Thank You',
 ];
 
-interface Person {
-  id: number;
-  phones?: { value: string }[];
-}
+type Person = Pick<ApiPerson, 'id' | 'phones'>;
 
 type Fields = Record<string, string>;
 

@@ -2,10 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { Box, Button, CircularProgress, Typography } from '@mui/material';
 import { apiFetch } from '../api/http';
-import { loadOlder, loadTimeline, mergeTimeline, type TimelineState } from './timeline.data';
+import {
+  loadOlder,
+  loadTimeline,
+  mergeTimeline,
+  timelineKey,
+  type TimelineState,
+} from './timeline.data';
 import { TimelineItem } from './TimelineItem';
+import { groupConversations } from './EmailConversation';
 
-export const timelineKey = (personId: number) => ['timeline', personId];
+export { timelineKey } from './timeline.data';
 
 /** Everything that happened with the person, newest first, one list across record kinds. */
 export function Timeline({ personId }: { personId: number }) {
@@ -40,7 +47,9 @@ export function Timeline({ personId }: { personId: number }) {
 
   if (isPending) return <CircularProgress size={24} aria-label="Loading the timeline" />;
   if (error) return <Typography color="error">{(error as Error).message}</Typography>;
-  const { entries, hasOlder } = mergeTimeline(data);
+  const merged = mergeTimeline(data);
+  const entries = groupConversations(merged.entries);
+  const { hasOlder } = merged;
   return (
     <Box component="section" aria-labelledby="timeline-heading">
       <Typography id="timeline-heading" variant="h6" component="h2" sx={{ mt: 1 }}>

@@ -13,8 +13,10 @@ import HandshakeIcon from '@mui/icons-material/Handshake';
 import PeopleIcon from '@mui/icons-material/People';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
 import ForumIcon from '@mui/icons-material/Forum';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import { NoteItem } from './NoteItem';
-import { day, money, plainText, seconds, when } from './format';
+import { EmailConversation, type EmailMessage } from './EmailConversation';
+import { day, money, seconds, when } from './format';
 import type { TimelineEntry, TimelineKind, TimelineRecord } from './timeline.data';
 
 const ICONS: Record<TimelineKind, ReactNode> = {
@@ -29,6 +31,7 @@ const ICONS: Record<TimelineKind, ReactNode> = {
   relationship: <PeopleIcon />,
   actionPlan: <PlaylistPlayIcon />,
   inboxMessage: <ForumIcon />,
+  change: <SwapHorizIcon />,
 };
 
 type R = TimelineRecord & Record<string, unknown>;
@@ -131,18 +134,20 @@ function describe(
         title: r.isIncoming ? 'Text received' : 'Text sent',
         body: <Typography sx={{ whiteSpace: 'pre-wrap' }}>{s(r.message)}</Typography>,
       };
-    case 'email':
+    case 'email': {
+      const count = Array.isArray(r.messages) ? r.messages.length : 1;
       return {
-        title: joined(r.isIncoming ? 'Email received' : 'Email sent', r.subject),
-        body: (
-          <Typography
-            variant="body2"
-            sx={{ whiteSpace: 'pre-wrap', maxHeight: 120, overflow: 'hidden' }}
-          >
-            {plainText(r.body, r.isHtml).slice(0, 600)}
-          </Typography>
+        title: joined(
+          count > 1
+            ? `Conversation, ${count} emails`
+            : r.isIncoming
+              ? 'Email received'
+              : 'Email sent',
+          r.subject,
         ),
+        body: <EmailConversation record={r as EmailMessage} />,
       };
+    }
     case 'task':
       return {
         title: joined('Task', r.type, r.dueDate ? `due ${day(r.dueDate)}` : ''),
@@ -194,6 +199,11 @@ function describe(
         ),
       };
     }
+    case 'change':
+      return {
+        title: `${r.field === 'stage' ? 'Stage' : 'Agent'}: ${s(r.from) || 'none'} → ${s(r.to) || 'none'}`,
+        body: <Typography variant="body2">by {s(r.userName)}</Typography>,
+      };
     case 'actionPlan':
       return {
         title: joined('Action plan', r.actionPlanName),

@@ -27,7 +27,9 @@ export function money(value: unknown): string {
 export function plainText(body: unknown, isHtml: unknown): string {
   const text = typeof body === 'string' ? body : '';
   if (!isHtml) return text;
-  return new DOMParser().parseFromString(text, 'text/html').body.textContent ?? '';
+  const doc = new DOMParser().parseFromString(text, 'text/html');
+  doc.querySelectorAll('script, style').forEach((element) => element.remove());
+  return doc.body.textContent ?? '';
 }
 
 export function seconds(value: unknown): string {

@@ -13,6 +13,7 @@ export const TIMELINE_SOURCES = {
   relationship: 'peopleRelationships',
   actionPlan: 'actionPlansPeople',
   inboxMessage: 'inboxAppMessages',
+  change: 'personChanges',
 } as const;
 
 export type TimelineKind = keyof typeof TIMELINE_SOURCES;
@@ -33,9 +34,12 @@ export type TimelineState = Record<TimelineKind, Page<TimelineRecord>>;
 
 const PAGE_SIZE = 50;
 
+export const timelineKey = (personId: number) => ['timeline', personId];
+
 function timeOf(kind: TimelineKind, record: TimelineRecord): string {
   if (kind === 'event' && typeof record.occurred === 'string') return record.occurred;
-  if (kind === 'inboxMessage' && typeof record.sentAt === 'string') return record.sentAt;
+  if ((kind === 'inboxMessage' || kind === 'email') && typeof record.sentAt === 'string')
+    return record.sentAt;
   return record.created;
 }
 

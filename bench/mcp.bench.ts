@@ -1,0 +1,155 @@
+// What a tool call costs the server next to the REST call it wraps: search_people against
+// GET /v1/people?q=…&fields=…&limit=10, add_note against POST /v1/notes and run_report against
+// GET /v1/reports/agentActivity, each pair measured in
+// turn round after round (server CPU per request, and requests per second). A tool call adds the
+// JSON-RPC framing, the event-stream answer, the in-process route call and its audit row.
+import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type BenchServer, median } from './lib.js';
+
+const MCP_HEADERS = {
+  accept: 'application/json, text/event-stream',
+  'content-type': 'application/json',
+  'mcp-protocol-version': '2025-11-25',
+};
+
+async function openSession(url: string, authorization: string): Promise<string> {
+  const headers = { ...MCP_HEADERS, authorization };
+  const init = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'bench', version: '1' },
+      },
+    }),
+  });
+  const sessionId = init.headers.get('mcp-session-id');
+  await init.text();
+  if (!sessionId) throw new Error(`initialize failed: ${init.status}`);
+  await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  }).then((res) => res.text());
+  return sessionId;
+}
+
+/**
+ * A tools/call body with a fresh JSON-RPC id per request: the ten connections share one session,
+ * and requests in flight in one session must not share an id.
+ */
+let nextId = 1;
+const toolCall = (name: string, args: Record<string, unknown>) => () => ({
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  }),
+});
+
+export default async function (h: BenchHarness): Promise<BenchRow[]> {
+  const server = await h.startServer();
+  try {
+    return await measurePairs(h, server);
+  } finally {
+    // The server is a child process: left running, it keeps `npm run bench` from ending.
+    await server.close();
+  }
+}
+
+async function measurePairs(h: BenchHarness, server: BenchServer): Promise<BenchRow[]> {
+  await h.seedPeople(server, 1000);
+  const { url } = server;
+  const authorization = server.authHeader;
+  const person = await server.ctx.db
+    .selectFrom('people')
+    .select(['id', 'first_name', 'last_name'])
+    .where('account_id', '=', server.accountId)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const sessionId = await openSession(url, authorization);
+  const mcpHeaders = { ...MCP_HEADERS, authorization, 'mcp-session-id': sessionId };
+  const rest = { authorization, 'content-type': 'application/json' };
+  // A name as an agent types it ("Person 0"): long enough for the search index, one match. A
+  // one-character text makes both sides scan every person, hiding what the tool itself costs.
+  const query = `${person.first_name} ${person.last_name}`;
+  const fields = 'name,stage,emails,phones,tags,assignedTo,lastActivity';
+  const note = { personId: person.id, body: 'Called about the open house' };
+  const pairs = [
+    [
+      {
+        name: `REST GET /v1/people?q=${encodeURIComponent(query)}&fields=…`,
+        url,
+        path: `/v1/people?q=${encodeURIComponent(query)}&fields=${fields}&limit=10`,
+        headers: rest,
+      },
+      {
+        name: 'MCP search_people',
+        url,
+        path: '/mcp',
+        method: 'POST' as const,
+        headers: mcpHeaders,
+        vary: toolCall('search_people', { query }),
+      },
+    ],
+    [
+      {
+        name: 'REST POST /v1/notes',
+        url,
+        path: '/v1/notes',
+        method: 'POST' as const,
+        headers: rest,
+        body: JSON.stringify(note),
+      },
+      {
+        name: 'MCP add_note',
+        url,
+        path: '/mcp',
+        method: 'POST' as const,
+        headers: mcpHeaders,
+        vary: toolCall('add_note', note),
+      },
+    ],
+    [
+      {
+        name: 'REST GET /v1/reports/agentActivity',
+        url,
+        path: '/v1/reports/agentActivity',
+        headers: rest,
+      },
+      {
+        name: 'MCP run_report agentActivity',
+        url,
+        path: '/mcp',
+        method: 'POST' as const,
+        headers: mcpHeaders,
+        vary: toolCall('run_report', { report: 'agentActivity' }),
+      },
+    ],
+  ];
+  const burst = Math.max(2, Math.round(h.durationSeconds / BENCH_ROUNDS));
+  const rows: BenchRow[] = [];
+  for (const pair of pairs) {
+    const bursts: BenchRow[][] = pair.map(() => []);
+    for (let round = 0; round < BENCH_ROUNDS; round++)
+      for (const [i, target] of pair.entries())
+        bursts[i]!.push(await h.measure({ ...target, connections: 10, durationSeconds: burst }));
+    for (const [i, target] of pair.entries()) {
+      const runs = bursts[i]!;
+      rows.push({
+        ...runs[0]!,
+        name: target.name,
+        rate: median(runs.map((r) => r.rate)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        cpuUs: median(runs.map((r) => r.cpuUs ?? 0)),
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,193 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { hashSecret } from '../keys.js';
+import { reusableQuery } from '../../platform/db/reusable-query.js';
+import { ApiError, unauthorized } from '../../platform/http/errors.js';
+import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
+import { findSession, requireCsrfToken, sessionIdFrom } from './sessions.js';
+import { DELEGATION_HEADER, takeGrant } from '../../platform/http/delegated-auth.js';
+
+import type { AuthUser } from '../../platform/http/auth-user.js';
+export type { AuthUser, UserRole } from '../../platform/http/auth-user.js';
+
+export type AuthVia = 'apiKey' | 'bearer' | 'session';
+
+/** `user` (default on /v1): an API key. `system`: X-System + X-System-Key only. `none`: public. */
+export type AuthMode = 'user' | 'system' | 'none';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthUser;
+    /** How request.auth was established: 'session' is the web app (cookie + CSRF token). */
+    authVia: AuthVia | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+}
+
+/** Reads the API key from HTTP Basic (key as user name, any password). */
+export function apiKeyFrom(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, value] = header.split(' ', 2);
+  if (scheme?.toLowerCase() !== 'basic' || !value) return null;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const key = colon === -1 ? decoded : decoded.slice(0, colon);
+  return key || null;
+}
+
+const userByKeyHash = reusableQuery((db, _shape, keyHash: string) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'account_id', 'role', 'name', 'email'])
+    .where('api_key_hash', '=', keyHash)
+    .where('deleted_at', 'is', null),
+);
+
+/**
+ * Verified keys for a few seconds: the key lookup would otherwise be a database read and a
+ * SHA-256 on every request. A role change or deactivation through the API evicts the user here at
+ * once (forgetCachedUser); other API instances see it within KEY_CACHE_MS. Unknown keys are never
+ * cached. Entries are found by the Authorization header's first KEY_INDEX_CHARS characters (the
+ * lookup's timing can tell at most those: the key's prefix and about 54 of its 256 random bits),
+ * then the whole header is compared in constant time.
+ */
+const KEY_CACHE_MS = 5_000;
+const KEY_CACHE_MAX = 10_000;
+const KEY_INDEX_CHARS = 'Basic '.length + 16;
+type KnownKey = { header: Buffer; user: AuthUser; until: number };
+type KeyCache = Map<string, KnownKey>;
+const keyCaches = new WeakMap<AppContext, KeyCache>();
+
+function keyCacheOf(ctx: AppContext): KeyCache {
+  let cache = keyCaches.get(ctx);
+  if (!cache) keyCaches.set(ctx, (cache = new Map()));
+  return cache;
+}
+
+function cachedUser(verifiedKeys: KeyCache, header: string, now: number): AuthUser | undefined {
+  const index = header.slice(0, KEY_INDEX_CHARS);
+  const entry = verifiedKeys.get(index);
+  if (!entry) return undefined;
+  if (entry.until <= now) {
+    verifiedKeys.delete(index);
+    return undefined;
+  }
+  const presented = Buffer.from(header);
+  const same = presented.length === entry.header.length && timingSafeEqual(presented, entry.header);
+  return same ? entry.user : undefined;
+}
+
+/** Drops a user's cached key after their role changed or they were deactivated. */
+export function forgetCachedUser(ctx: AppContext, userId: number): void {
+  const cache = keyCacheOf(ctx);
+  for (const [index, entry] of cache) if (entry.user.userId === userId) cache.delete(index);
+}
+
+function rememberUser(verifiedKeys: KeyCache, header: string, user: AuthUser, now: number): void {
+  if (verifiedKeys.size >= KEY_CACHE_MAX)
+    verifiedKeys.delete(verifiedKeys.keys().next().value as string);
+  verifiedKeys.set(header.slice(0, KEY_INDEX_CHARS), {
+    header: Buffer.from(header),
+    user,
+    until: now + KEY_CACHE_MS,
+  });
+}
+
+/**
+ * A browser's own request (fetch from a page) gets no Basic challenge: it would pop up the
+ * browser's password prompt over the web app.
+ */
+function fromBrowserScript(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  return typeof mode === 'string' && mode !== 'navigate';
+}
+
+const signInAgain = (message: string) => new ApiError(401, 'NOT_SIGNED_IN', message);
+
+/** The web app's requests: the session cookie, and the CSRF token on writes. */
+async function authenticateSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  sessionId: string,
+): Promise<AuthUser> {
+  const session = await findSession(ctx.db, sessionId, ctx.clock.now());
+  if (!session) throw signInAgain('Your session has ended; sign in again');
+  requireCsrfToken(request, sessionId);
+  const { accountId, userId, role, name, email, sessionRowId } = session;
+  const credential = `${userId}:session:${sessionRowId}`;
+  return Object.freeze({
+    accountId,
+    userId,
+    role,
+    name,
+    email,
+    via: 'session' as const,
+    credential,
+  });
+}
+
+function authViaOf(request: FastifyRequest): AuthVia {
+  if (!request.headers.authorization) return 'session';
+  return bearerTokenFrom(request) !== undefined ? 'bearer' : 'apiKey';
+}
+
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<AuthUser> {
+  const bearer = bearerTokenFrom(request);
+  if (bearer !== undefined) return authenticateBearer(ctx, bearer);
+  if (!request.headers.authorization) {
+    const sessionId = sessionIdFrom(request);
+    if (sessionId) return authenticateSession(ctx, request, sessionId);
+    if (fromBrowserScript(request)) throw signInAgain('Not signed in');
+  }
+  const header = request.headers.authorization;
+  const now = Date.now();
+  const cache = keyCacheOf(ctx);
+  const cached = header === undefined ? undefined : cachedUser(cache, header, now);
+  if (cached) return cached;
+  const key = apiKeyFrom(request);
+  if (!key || header === undefined) {
+    const scheme = request.headers.authorization?.split(' ', 1)[0];
+    throw unauthorized(
+      scheme && scheme.toLowerCase() !== 'basic'
+        ? `Unsupported authorization scheme '${scheme}'; send your API key with HTTP Basic (key as user name)`
+        : 'Missing API key; send it with HTTP Basic authentication (key as user name, empty password)',
+    );
+  }
+  // Looked up by its SHA-256: the key itself is never stored in the database, and a hash lookup reveals nothing about it.
+  const keyHash = hashSecret(key);
+  const user = await userByKeyHash(ctx.db, 'user', keyHash);
+  if (!user) throw unauthorized('Invalid API key');
+  const auth: AuthUser = Object.freeze({
+    accountId: user.account_id,
+    userId: user.id,
+    role: user.role,
+    name: user.name,
+    email: user.email,
+  });
+  rememberUser(cache, header, auth, now);
+  return auth;
+}
+
+export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('auth', null as unknown as AuthUser);
+  app.decorateRequest('authVia', null);
+  app.addHook('onRequest', async (request) => {
+    const mode =
+      request.routeOptions.config?.auth ?? (request.url.startsWith('/v1/') ? 'user' : 'none');
+    if (mode !== 'user') return;
+    const grant = request.headers[DELEGATION_HEADER];
+    if (typeof grant === 'string') {
+      const user = takeGrant(grant);
+      if (!user) throw unauthorized('Invalid delegation');
+      request.auth = user;
+      request.authVia = authViaOf(request);
+      return;
+    }
+    request.auth = await authenticate(ctx, request);
+    request.authVia = authViaOf(request);
+  });
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { Value } from '@sinclair/typebox/value';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { AppContext } from '../platform/context.js';
+import type { McpCaller } from './caller.js';
+import { recordToolCall } from './audit.repo.js';
+import { callRest, RestError } from './rest.js';
+import { toolNamed } from './tools/index.js';
+import { missingConfirmation } from './tools/safety.js';
+import type { AnyTool, ToolContext } from './tools/tool.js';
+
+const failed = (text: string): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  isError: true,
+});
+
+/** The first schema problem of the arguments, said so that the assistant can fix them. */
+function argumentProblem(tool: AnyTool, args: Record<string, unknown>): string | null {
+  const first = Value.Errors(tool.input, args).First();
+  if (!first) return null;
+  const where = first.path ? `'${first.path.slice(1).replace(/\//g, '.')}'` : 'the arguments';
+  return `Invalid arguments for ${tool.name}: ${where} ${first.message}`;
+}
+
+async function outcome(
+  ctx: AppContext,
+  tool: AnyTool,
+  tools: ToolContext,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const problem =
+    missingConfirmation(tool, args) ?? argumentProblem(tool, args) ?? tool.refuse?.(args) ?? null;
+  if (problem) return failed(problem);
+  try {
+    const result = await tool.run(tools, args);
+    return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+  } catch (err) {
+    if (err instanceof RestError) return failed(err.message);
+    ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');
+    return failed('Internal error; the call was not completed');
+  }
+}
+
+/**
+ * tools/call: checks the arguments, runs the tool as the caller and audits the call, a refused or
+ * failed one included. An unknown tool is a protocol error, as the MCP specification says.
+ */
+export async function runTool(
+  ctx: AppContext,
+  app: FastifyInstance,
+  caller: McpCaller,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const tool = toolNamed.get(name);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const tools: ToolContext = {
+    caller,
+    answer: (call) => callRest(app, caller, call),
+    rest: async (call) => (await callRest(app, caller, call)).body as never,
+  };
+  const result = await outcome(ctx, tool, tools, args);
+  const error = result.isError ? (result.content[0] as { text: string }).text : null;
+  try {
+    await recordToolCall(ctx.db, caller, { tool: name, arguments: args, error }, ctx.clock.now());
+  } catch (err) {
+    ctx.log.error({ err, tool: name }, 'MCP tool call not audited');
+  }
+  return result;
+}

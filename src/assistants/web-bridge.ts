@@ -1,0 +1,39 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * The MCP transport speaks Web Requests and Responses (so that a session can be rebuilt on any
+ * instance from a made-up initialize request); these convert Fastify's request and write the
+ * answer, streaming an event stream as it comes.
+ */
+export function webRequestOf(request: FastifyRequest, publicUrl: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  // The body was parsed by Fastify (and its size limit) and is handed over as parsedBody.
+  return new Request(new URL(request.url, publicUrl), { method: request.method, headers });
+}
+
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  // The client went away: cancelling lets the transport drop the stream (a resume may follow).
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // the stream was cancelled because the client went away
+  } finally {
+    res.end();
+  }
+}

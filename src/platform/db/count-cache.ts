@@ -1,0 +1,38 @@
+import type { Compilable } from 'kysely';
+import type { DbOrTrx } from './database.js';
+import { runsOnReadThreads, syncReaderOf } from './hearth-db.js';
+import { isBudgetDeadline } from './sqlite/budget-function.js';
+
+/**
+ * Exact list totals, reused while the database is unchanged. Counting a large account (100,000
+ * people) costs SQLite several milliseconds, far more than the page itself, and clients re-list
+ * far more often than the data changes. Any commit, by any connection, changes SQLite's
+ * data_version and drops every remembered total. Inside a transaction, or on PostgreSQL, it counts.
+ */
+const MAX_REMEMBERED = 1000;
+
+export async function countRows(
+  db: DbOrTrx,
+  query: Compilable<{ total: number | string }>,
+): Promise<number> {
+  const reader = syncReaderOf(db);
+  const compiled = query.compile();
+  if (!reader) {
+    const { rows } = await db.executeQuery(compiled);
+    return Number(rows[0]?.total ?? 0);
+  }
+  const { sql, parameters } = compiled;
+  const totals = reader.totalsNow();
+  // Without the list's time budget (query-budget.ts), a new deadline every request.
+  const key = `${sql}\u0000${JSON.stringify(parameters, (_key, value: unknown) => (isBudgetDeadline(value) ? 0 : value))}`;
+  const known = totals.get(key);
+  if (known !== undefined) return known;
+  // A count can read many rows: on a read thread when the handle has them, off the event loop.
+  const row = runsOnReadThreads(db)
+    ? (await db.executeQuery(compiled)).rows[0]
+    : reader.get(sql, parameters);
+  const total = Number((row as { total: number | string } | undefined)?.total ?? 0);
+  if (totals.size >= MAX_REMEMBERED) totals.clear();
+  totals.set(key, total);
+  return total;
+}

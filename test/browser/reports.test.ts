@@ -1,0 +1,180 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../support/server.js';
+import {
+  LAPTOP,
+  PHONE,
+  launchBrowser,
+  newContext,
+  seriousA11yViolations,
+  signInUser,
+} from './browser.js';
+
+/** Screenshots go to a scratch folder; HEARTH_SCREENSHOTS=1 refreshes docs/screenshots' own. */
+const SHOTS = process.env.HEARTH_SCREENSHOTS
+  ? 'docs/screenshots'
+  : path.join(tmpdir(), 'hearth-reports-page');
+
+describe('the Reports page in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function seed() {
+    const account = await server.newAccount();
+    const key = account.owner.key;
+    const agent = await account.addUser('Agent', 'Dana Agent');
+    const post = async (path: string, body: unknown) => {
+      const res = await server.post(key, path, body);
+      assert.equal(res.status, 201, res.text);
+      return res.body;
+    };
+    const sources = ['Zillow', 'Website', 'Open house'];
+    for (let i = 0; i < 9; i++) {
+      const person = await post('/v1/people', {
+        name: `Lead ${i + 1}`,
+        source: sources[i % 3],
+        assignedUserId: i % 2 ? agent.id : account.owner.id,
+      });
+      if (i % 3 !== 2) await post('/v1/calls', { personId: person.id, isIncoming: false });
+      if (i % 4 === 0)
+        await post('/v1/notes', { personId: person.id, body: 'Asked about schools' });
+    }
+    const pipeline = await post('/v1/pipelines', {
+      name: 'Buyers',
+      stages: [{ name: 'Qualified' }, { name: 'Offer' }],
+    });
+    await post('/v1/deals', { name: 'Oak', stageId: pipeline.stages[0].id, price: 420000 });
+    await post('/v1/deals', { name: 'Elm', stageId: pipeline.stages[1].id, price: 615000 });
+    const campaign = await post('/v1/emCampaigns', {
+      origin: 'Mailchimp',
+      originId: 'spring',
+      name: 'Spring open house',
+      subject: 'Open house',
+      bodyHtml: 'b',
+    });
+    const lead = (await server.get(key, '/v1/people?limit=2')).body.people;
+    const event = (type: string, i: number) => ({
+      type,
+      campaignId: campaign.id,
+      personId: lead[i].id,
+    });
+    await post('/v1/emEvents', {
+      emEvents: [event('delivered', 0), event('delivered', 1), event('open', 0), event('click', 0)],
+    });
+    return { account, agent };
+  }
+
+  it('charts every report with tables, drills down to people, and passes axe', async () => {
+    const { account } = await seed();
+    mkdirSync(SHOTS, { recursive: true });
+    for (const [viewport, name] of [
+      [LAPTOP, 'laptop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const context = await newContext(browser, server, viewport);
+      const page = await context.newPage();
+      await signInUser(page, server, account.owner);
+      if (viewport === PHONE)
+        await page
+          .getByRole('button', { name: /open menu|menu/i })
+          .first()
+          .click();
+      await page.getByRole('menuitem', { name: 'Reports' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
+      const sources = page.getByRole('table', { name: 'Leads by source: figures' });
+      await sources.getByRole('row', { name: /Zillow/ }).waitFor();
+      assert.match(
+        (await sources.getByRole('row', { name: /Zillow/ }).innerText()).replace(/\s+/g, ' '),
+        /Zillow 3 3 0 0 %/,
+      );
+      await page.getByRole('img', { name: /Speed to lead: bar chart/ }).waitFor();
+      await page
+        .getByRole('table', { name: 'Pipeline value by stage: figures' })
+        .getByText('$615,000')
+        .waitFor();
+      const campaigns = page.getByRole('table', { name: 'Email campaigns: figures' });
+      assert.match(
+        (await campaigns.getByRole('row', { name: /Spring/ }).innerText()).replace(/\s+/g, ' '),
+        /Spring open house 2 1 1 0 0/,
+      );
+      const csv = page.getByRole('link', { name: 'Download CSV: Leads by source' });
+      assert.match((await csv.getAttribute('href')) ?? '', /leadSources\?.*format=csv/);
+      assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe`);
+      await page.screenshot({
+        path: `${SHOTS}/reports-${name}.png`,
+        fullPage: viewport === LAPTOP,
+      });
+
+      await sources.getByRole('button', { name: 'People: Website' }).click();
+      const drill = page.getByRole('region', { name: 'People: Website' });
+      await drill.getByRole('link', { name: 'Lead 2' }).waitFor();
+      assert.deepEqual(
+        (await drill.getByRole('link').allInnerTexts()).filter((t) => t.startsWith('Lead')),
+        ['Lead 2', 'Lead 5', 'Lead 8'],
+      );
+      assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe with the drill-down`);
+      await context.close();
+    }
+  });
+
+  it("shows a team leader the team's day on My day, and passes axe", async () => {
+    const { account, agent } = await seed();
+    const leader = await account.addUser('Agent', 'Lea Leader');
+    const post = async (path: string, body: unknown) => {
+      const res = await server.post(account.owner.key, path, body);
+      assert.equal(res.status, 201, res.text);
+      return res.body;
+    };
+    await post('/v1/teams', { name: 'North', userIds: [agent.id], leaderIds: [leader.id] });
+    const people = (await server.get(account.owner.key, `/v1/people?assignedUserId=${agent.id}`))
+      .body.people;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    for (const name of ['Call back', 'Send listings'])
+      await post('/v1/tasks', {
+        personId: people[0].id,
+        name,
+        assignedUserId: agent.id,
+        dueDate: yesterday,
+      });
+    for (const [viewport, name] of [
+      [LAPTOP, 'laptop'],
+      [PHONE, 'phone'],
+    ] as const) {
+      const context = await newContext(browser, server, viewport);
+      const page = await context.newPage();
+      await signInUser(page, server, leader);
+      await page.goto(`${server.url}/my-day`);
+      const team = page.getByRole('region', { name: 'My team' });
+      const row = team.getByRole('row', { name: /Dana Agent/ });
+      await row.waitFor();
+      // Dana's 4 new leads: Lead 2, 4 and 8 contacted, Lead 6 not
+      assert.match((await row.innerText()).replace(/\s+/g, ' '), /Dana Agent 1 2 0 4/);
+      assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe on My day`);
+      await page.screenshot({ path: `${SHOTS}/my-day-team-${name}.png`, fullPage: true });
+      await context.close();
+    }
+    // an agent leading no team sees no team panel
+    const context = await newContext(browser, server, LAPTOP);
+    const page = await context.newPage();
+    await signInUser(page, server, agent);
+    await page.goto(`${server.url}/my-day`);
+    await page
+      .getByRole('region', { name: /^Overdue/ })
+      .getByText('Call back')
+      .waitFor();
+    assert.equal(await page.getByRole('region', { name: 'My team' }).count(), 0);
+    await context.close();
+  });
+});
