@@ -77,14 +77,18 @@ export function writeSearchRows(db: Database.Database, { target, count, firstId 
 }
 
 export function startSearchBuild(build: SearchBuild) {
-  // The bench and the tests run TypeScript through tsx, whose loader a worker registers itself.
-  const script = new URL('./scale-seed-search-worker.ts', import.meta.url).href;
-  const worker = new Worker(
-    `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+  // From source (the bench, tests under tsx) the worker registers tsx's loader itself; the tests'
+  // build (scripts/build-tests.mjs) has the worker compiled beside this file.
+  const compiled = import.meta.url.endsWith('.js');
+  const script = new URL(`./scale-seed-search-worker.${compiled ? 'js' : 'ts'}`, import.meta.url);
+  const worker = compiled
+    ? new Worker(script, { workerData: build })
+    : new Worker(
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
       .then((tsx) => tsx.register())
-      .then(() => import(${JSON.stringify(script)}))`,
-    { eval: true, workerData: build },
-  );
+      .then(() => import(${JSON.stringify(script.href)}))`,
+        { eval: true, workerData: build },
+      );
   const done = new Promise<void>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) =>

@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { URL } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { buildTests, builtPath } from './build-tests.mjs';
 import { TEST_RUNNER_ARGS, testFiles } from './test-files.mjs';
 
 const baseUrl = process.env.TEST_DATABASE_URL;
@@ -65,7 +66,7 @@ async function freshDatabases(slot) {
 
 function runFile(file, env) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...TEST_RUNNER_ARGS, file], {
+    const child = spawn(process.execPath, [...TEST_RUNNER_ARGS, builtPath(file)], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -76,6 +77,7 @@ function runFile(file, env) {
   });
 }
 
+await buildTests();
 const queue = [...files];
 const failed = [];
 async function worker(slot) {

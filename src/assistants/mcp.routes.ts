@@ -4,7 +4,7 @@ import type { RoutePlugin } from '../platform/http/route-types.js';
 import { ApiError } from '../platform/http/errors.js';
 import type { AppContext } from '../platform/context.js';
 import { authenticateMcpCaller } from './caller.js';
-import { McpSessions } from './sessions.js';
+import type { McpSessions } from './sessions.js';
 import { writeWebResponse } from './web-bridge.js';
 
 const DESCRIPTION =
@@ -28,13 +28,21 @@ function refuseForeignOrigin(ctx: AppContext, request: FastifyRequest): void {
  * DELETE to end the session), with the credentials /v1 takes.
  */
 export const mcpRoutes: RoutePlugin = async (instance, { ctx }) => {
-  const sessions = new McpSessions(ctx, instance);
-  instance.addHook('onClose', () => sessions.closeAll());
+  // The MCP SDK (0.3 s of CPU to load) and the session store's Redis connection come with the
+  // first /mcp request, not with every process that starts the app.
+  let sessions: Promise<McpSessions> | undefined;
+  const openSessions = () =>
+    (sessions ??= import('./sessions.js').then(
+      ({ McpSessions }) => new McpSessions(ctx, instance),
+    ));
+  instance.addHook('onClose', async () => {
+    if (sessions) await (await sessions).closeAll();
+  });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     refuseForeignOrigin(ctx, request);
     const caller = await authenticateMcpCaller(ctx, request);
-    const response = await sessions.handle(request, caller);
+    const response = await (await openSessions()).handle(request, caller);
     reply.hijack();
     await writeWebResponse(reply.raw, response);
   };

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import type { Config } from './config.js';
 import { ensurePrivateDir } from './private-files.js';
 
@@ -28,6 +27,8 @@ export async function loadTls(config: Config): Promise<TlsMaterial> {
   if (!existsSync(certFile) || !existsSync(keyFile)) {
     ensurePrivateDir(config.dataDir);
     const now = Date.now();
+    // Loaded here, not at start: it is needed once per data dir, and costs 0.2 s of CPU to load.
+    const { generate } = await import('selfsigned');
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
       keyType: 'ec',
       curve: 'P-256',

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFirstOwner } from '../../src/app/bootstrap.js';
 import { startServer, type TestServer } from '../support/server.js';
+import { entryPoint } from '../support/process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -138,7 +139,7 @@ describe('the README walk-through, run as written against a fresh install', () =
     const prelude = [
       'set -euo pipefail',
       // `npm run admin` runs the built CLI in the package's folder; here its source.
-      `npm() { shift 4; (cd ${JSON.stringify(ROOT)} && node --import tsx src/app/cli/admin.ts "$@"); }`,
+      `npm() { shift 4; (cd ${JSON.stringify(ROOT)} && ${[process.execPath, ...entryPoint('app/cli/admin')].map((a) => JSON.stringify(a)).join(' ')} "$@"); }`,
     ].join('\n');
     // Asynchronously: the server answering curl runs in this process.
     const run = await runBash(
@@ -186,14 +187,7 @@ describe('the README walk-through, run as written against a fresh install', () =
   it('answers create-system a second time with a message that says why', () => {
     const again = spawnSync(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(ROOT, 'src/app/cli/admin.ts'),
-        'create-system',
-        '--name',
-        'MyWebsite',
-      ],
+      [...entryPoint('app/cli/admin'), 'create-system', '--name', 'MyWebsite'],
       {
         encoding: 'utf8',
         env: { ...process.env, HEARTH_DATA_DIR: server.dataDir, DATABASE_URL: databaseUrl },

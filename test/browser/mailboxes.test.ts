@@ -104,7 +104,7 @@ describe('connected mailbox in the browser', { skip: skip ?? false }, () => {
       const agent = await account.addUser('Agent');
       const address = `${unique('agent')}@mail.test`.toLowerCase();
       const password = unique('pw');
-      dovecot.addUser(address, password);
+      await dovecot.addUser(address, password);
       const alice = await server.newPerson(account.owner.key, {
         firstName: 'Alice',
         lastName: 'Moreno',

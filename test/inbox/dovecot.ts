@@ -5,6 +5,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  renameSync,
   rmSync,
   utimesSync,
   writeFileSync,
@@ -27,7 +28,8 @@ export interface Dovecot {
   port: number;
   dir: string;
   /** Adds a user with a plain password and an empty maildir. */
-  addUser(name: string, password: string): void;
+  /** Adds a user and resolves once dovecot signs them in. */
+  addUser(name: string, password: string): Promise<void>;
   /**
    * Writes messages straight into a user's INBOX maildir (`new/`), as a delivery agent would:
    * much faster than APPEND for a big mailbox. The user must have been added.
@@ -69,6 +71,39 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Whether an IMAP LOGIN of the user succeeds. */
+async function imapLogin(port: number, user: string, password: string): Promise<boolean> {
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  let text = '';
+  let sent = false;
+  try {
+    for await (const chunk of socket) {
+      text += chunk;
+      if (!sent && text.startsWith('* OK')) {
+        socket.write(`a LOGIN ${JSON.stringify(user)} ${JSON.stringify(password)}\r\n`);
+        sent = true;
+      }
+      const result = /^a (OK|NO|BAD)/m.exec(text);
+      if (result) return result[1] === 'OK';
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Resolves once the user can sign in (a refused attempt takes dovecot's 2 s failure delay). */
+async function signsIn(port: number, user: string, password: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await imapLogin(port, user, password))) {
+    if (Date.now() > deadline) throw new Error(`dovecot never signed ${user} in`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
@@ -159,12 +194,19 @@ namespace inbox {
     host: '127.0.0.1',
     port,
     dir,
-    addUser(name, password) {
+    async addUser(name, password) {
       users.push(`${name}:{PLAIN}${password}::::::`);
-      writeFileSync(passwd, `${users.join('\n')}\n`);
-      // dovecot re-reads the file when its mtime (in seconds) changes: give each write its own.
+      // Written aside and renamed over the old file, so dovecot never reads one half-written (a
+      // read between the truncation and the write failed a sign-in under load). It re-reads the
+      // file when its mtime (in seconds) changes: each write gets its own.
+      const next = `${passwd}.next`;
+      writeFileSync(next, `${users.join('\n')}\n`);
       const stamp = Math.floor(Date.now() / 1000) + users.length;
-      utimesSync(passwd, stamp, stamp);
+      utimesSync(next, stamp, stamp);
+      renameSync(next, passwd);
+      // dovecot looks at the file at most once a second: a sign-in in the same second as the last
+      // lookup still misses the new user. Wait until one works.
+      await signsIn(port, name, password);
     },
     fillInbox(user, messages) {
       const root = path.join(dir, 'mail', user);

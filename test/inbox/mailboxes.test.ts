@@ -49,7 +49,7 @@ describe('connected mailboxes over a real IMAP server', { skip: skip ?? false },
     const colleague = await account.addUser('Agent');
     const address = `${unique('agent')}@mail.test`.toLowerCase();
     const password = unique('pw');
-    dovecot.addUser(address, password);
+    await dovecot.addUser(address, password);
     const alice = await api.newPerson(account.owner.key, { assignedUserId: agent.id });
     const bob = await api.newPerson(account.owner.key, { assignedUserId: colleague.id });
     const colleagueEmail = (await api.get(colleague.key, '/v1/identity')).body.user.email as string;

@@ -22,12 +22,13 @@ function newestSourceChange(dir: string): number {
 let compiledIsCurrent: boolean | undefined;
 
 /**
- * The arguments that run an entry point of src/ ('server', 'app/cli/admin'): its compiled form
- * when dist/ was built after the last change to src/ (`npm install` and `npm run build` build
- * it, and `npm start` runs it), else the source through tsx. Compiled, a start costs half the
- * CPU, and the suites start dozens of processes.
+ * The arguments that run an entry point of src/ ('server', 'app/cli/admin'). Run from the tests'
+ * build (scripts/build-tests.mjs, this file compiled), its compiled neighbour; from source, dist/
+ * when it was built after the last change to src/, else the source through tsx. Compiled, a start
+ * costs half the CPU, and the suites start dozens of processes.
  */
 export function entryPoint(name: string): string[] {
+  if (import.meta.url.endsWith('.js')) return [path.join(ROOT, 'src', `${name}.js`)];
   const compiled = path.join(ROOT, 'dist', `${name}.js`);
   compiledIsCurrent ??= (() => {
     try {

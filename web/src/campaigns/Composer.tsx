@@ -45,8 +45,10 @@ export function Composer({
     editor.current = e;
   }, []);
 
+  // Changes wait 600 ms for the next keystroke before they are saved: "Saved" only once they are.
+  const pending = text.subject !== saved.subject || text.bodyHtml !== saved.bodyHtml;
   useEffect(() => {
-    if (text.subject === saved.subject && text.bodyHtml === saved.bodyHtml) return;
+    if (!pending) return;
     const timer = setTimeout(async () => {
       setState('saving');
       try {
@@ -58,7 +60,7 @@ export function Composer({
       }
     }, 600);
     return () => clearTimeout(timer);
-  }, [text, saved, campaign.id, onSaved]);
+  }, [text, saved, pending, campaign.id, onSaved]);
 
   function insert(token: string) {
     const field = last.current;
@@ -89,7 +91,11 @@ export function Composer({
             color={state === 'error' ? 'error' : 'text.secondary'}
             role="status"
           >
-            {state === 'saving' ? 'Saving…' : state === 'error' ? 'Not saved: try again' : 'Saved'}
+            {state === 'error'
+              ? 'Not saved: try again'
+              : state === 'saving' || pending
+                ? 'Saving…'
+                : 'Saved'}
           </Typography>
         </Stack>
         <TextField
