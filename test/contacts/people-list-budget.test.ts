@@ -54,7 +54,7 @@ describe('GET /v1/people: a query over its time budget', () => {
     // A query an index answers at once is not refused. It takes well under a millisecond of the
     // 10 ms; on CI's two cores, busy with other suites, one try in three may wait past 10 ms for a
     // core, which is the machine, not the budget.
-    const fine = [];
+    const fine: Awaited<ReturnType<typeof server.get>>[] = [];
     for (let i = 0; i < 3 && !fine.some((res) => res.status === 200); i++)
       fine.push(await server.get(account.owner.key, '/v1/people?email=nobody%40example.com'));
     assert.equal(fine.at(-1)!.status, 200, fine.map((res) => res.text).join('\n'));
