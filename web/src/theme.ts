@@ -19,6 +19,19 @@ export const theme: RaThemeOptions = {
   },
   components: {
     ...defaultTheme.components,
+    // Who asks their system for less motion gets none: no spinning, sliding or rippling.
+    MuiCssBaseline: {
+      styleOverrides: {
+        '@media (prefers-reduced-motion: reduce)': {
+          '*, *::before, *::after': {
+            animationDuration: '0.01ms !important',
+            animationIterationCount: '1 !important',
+            transitionDuration: '0.01ms !important',
+            scrollBehavior: 'auto !important',
+          },
+        },
+      },
+    },
     MuiAppBar: { styleOverrides: { colorPrimary: { backgroundColor: '#2f2a26' } } },
     // On a phone every control is a 44 px tap target at least (WCAG 2.5.5); a mouse needs less.
     MuiButton: { styleOverrides: { root: phone({ minHeight: 44 }) } },
