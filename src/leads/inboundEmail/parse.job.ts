@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../../platform/context.js';
 import { pollingLoop } from '../../platform/jobs/loop.js';
 import { claimJobs, completeJobs, failJob, type JobRow } from '../../platform/jobs/queue.js';
@@ -10,6 +11,23 @@ import { PARSE_JOB } from './store.js';
 const BATCH = 50;
 const LEASE_MS = 120_000;
 const RETRY_SCHEDULE = [5, 30, 120, 600];
+/** Leads applied at once: enough to overlap PostgreSQL's round trips, few enough that a turn of
+ * the event loop (SQLite writes synchronously) stays a few milliseconds long. */
+const APPLY_CONCURRENCY = 4;
+
+/** Runs `apply` over the items, `lanes` at a time, each item in its own turn of the event loop so
+ * requests waiting on the API are answered between leads. */
+async function inTurns<T>(items: T[], lanes: number, apply: (item: T) => Promise<void>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      await nextTurn();
+      await apply(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+}
 
 async function parseBatch(ctx: AppContext, pool: ParsePool, jobs: JobRow[]): Promise<void> {
   const ids = jobs.map(
@@ -23,27 +41,31 @@ async function parseBatch(ctx: AppContext, pool: ParsePool, jobs: JobRow[]): Pro
   const byId = new Map(rows.map((row) => [row.id, row]));
   const actors: Actors = new Map();
   const done: number[] = [];
-  await Promise.all(
-    jobs.map(async (job, i) => {
+  // Decoding runs on the pool's threads, all at once; the leads are applied a few at a time.
+  const decoding = ids.map((id) => {
+    const row = byId.get(id);
+    if (!row || row.status !== 'received') return undefined;
+    return pool.decode(row.raw).catch((err: unknown) => {
+      if (err instanceof UndecodableMail) return err;
+      throw err;
+    });
+  });
+  decoding.forEach((d) => d?.catch(() => undefined)); // awaited below, in its job's turn
+  await inTurns([...jobs.keys()], APPLY_CONCURRENCY, async (i) => {
+    const job = jobs[i];
+    try {
       const row = byId.get(ids[i]);
-      try {
-        if (row && row.status === 'received') {
-          const decoded = await pool.decode(row.raw).catch((err: unknown) => {
-            if (err instanceof UndecodableMail) return err;
-            throw err;
-          });
-          await applyDecoded(ctx, row, decoded, false, actors);
-        }
-        done.push(job.id);
-      } catch (err) {
-        const outcome = await failJob(ctx.db, job, err as Error, RETRY_SCHEDULE, ctx.clock.now());
-        ctx.log.warn(
-          { job: 'inbound email parsing', jobId: job.id, outcome, err: (err as Error).message },
-          'queued job failed',
-        );
-      }
-    }),
-  );
+      const decoded = await decoding[i];
+      if (row && decoded) await applyDecoded(ctx, row, decoded, false, actors);
+      done.push(job.id);
+    } catch (err) {
+      const outcome = await failJob(ctx.db, job, err as Error, RETRY_SCHEDULE, ctx.clock.now());
+      ctx.log.warn(
+        { job: 'inbound email parsing', jobId: job.id, outcome, err: (err as Error).message },
+        'queued job failed',
+      );
+    }
+  });
   await completeJobs(ctx.db, done, ctx.clock.now());
 }
 

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { AppContext } from '../../platform/context.js';
@@ -87,6 +88,9 @@ export async function startInboundListener(
     },
   });
 
+  // SMTP is a conversation of small replies (several at once for a pipelining sender): Nagle's
+  // algorithm would hold the second behind the sender's delayed ACK (40 ms on Linux).
+  smtp.server.on('connection', (socket: Socket) => socket.setNoDelay(true));
   smtp.on('error', (err) => ctx.log.warn({ err: err.message }, 'inbound SMTP connection error'));
   await new Promise<void>((resolve, reject) => {
     smtp.server.once('error', reject);
