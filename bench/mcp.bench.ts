@@ -80,7 +80,21 @@ async function measurePairs(h: BenchHarness, server: BenchServer): Promise<Bench
   const query = `${person.first_name} ${person.last_name}`;
   const fields = 'name,stage,emails,phones,tags,assignedTo,lastActivity';
   const note = { personId: person.id, body: 'Called about the open house' };
+  // The protocol's framing alone: a ping in the session (HTTP, credentials, the session, JSON-RPC
+  // and the event-stream answer) beside a REST request that does nearly nothing.
+  const ping = () => ({ body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'ping' }) });
   const pairs = [
+    [
+      { name: 'REST GET /livez', url, path: '/livez', headers: rest },
+      {
+        name: 'MCP ping',
+        url,
+        path: '/mcp',
+        method: 'POST' as const,
+        headers: mcpHeaders,
+        vary: ping,
+      },
+    ],
     [
       {
         name: `REST GET /v1/people?q=${encodeURIComponent(query)}&fields=…`,
@@ -134,7 +148,9 @@ async function measurePairs(h: BenchHarness, server: BenchServer): Promise<Bench
   ];
   const burst = Math.max(2, Math.round(h.durationSeconds / BENCH_ROUNDS));
   const rows: BenchRow[] = [];
-  for (const pair of pairs) {
+  // BENCH_MCP_PAIRS=0,2 measures only those pairs (e.g. to profile one tool).
+  const chosen = process.env.BENCH_MCP_PAIRS?.split(',').map(Number);
+  for (const pair of pairs.filter((_, i) => !chosen || chosen.includes(i))) {
     const bursts: BenchRow[][] = pair.map(() => []);
     for (let round = 0; round < BENCH_ROUNDS; round++)
       for (const [i, target] of pair.entries())

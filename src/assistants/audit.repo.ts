@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../platform/db/database.js';
+import { insertRows } from '../platform/db/reusable-query.js';
 import type { McpCaller } from './caller.js';
 import './mcp.tables.js';
 
@@ -12,7 +13,7 @@ export interface ToolCallRecord {
   error: string | null;
 }
 
-/** Records a tool call after it ran (a failed call too). */
+/** Records a tool call after it ran (a failed call too); compiled once, as it runs every call. */
 export async function recordToolCall(
   db: DbOrTrx,
   caller: McpCaller,
@@ -20,9 +21,8 @@ export async function recordToolCall(
   now: number,
 ): Promise<void> {
   const args = JSON.stringify(call.arguments ?? {});
-  await db
-    .insertInto('mcp_tool_calls')
-    .values({
+  await insertRows(db, 'mcp_tool_calls', [
+    {
       account_id: caller.auth.accountId,
       user_id: caller.auth.userId,
       client_id: caller.client?.id ?? null,
@@ -32,8 +32,8 @@ export async function recordToolCall(
       outcome: call.error === null ? 'ok' : 'error',
       error: call.error === null ? null : call.error.slice(0, MAX_ERROR),
       created_at: new Date(now).toISOString(),
-    })
-    .execute();
+    },
+  ]);
 }
 
 /** The account's tool calls, newest first, with the user's name. */
