@@ -16,6 +16,7 @@ import { ensurePrivateDatabaseFiles } from '../private-files.js';
 import { withIdempotencyClaims } from '../idempotency/claim.js';
 import { ReadThreads, readThreadsDb } from './sqlite/read-threads.js';
 import { listConcurrency } from './list-concurrency.js';
+import { ContentVersion } from './sqlite/content-version.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -27,23 +28,27 @@ export interface OpenedDatabase {
 
 export type { SyncReader } from './hearth-db.js';
 
-function openReader(file: string): SyncReader & { close(): Promise<void> } {
+function openReader(
+  file: string,
+  version: ContentVersion,
+): SyncReader & { close(): Promise<void> } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
   connection.pragma('temp_store = MEMORY');
   registerQueryBudget(connection);
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
   const statements = withStatementCache(connection, () => {}, 500);
-  const version = connection.prepare('pragma data_version').pluck();
-  let totals = { version: -1, byQuery: new Map<string, number>() };
+  const dataVersion = connection.prepare('pragma data_version').pluck();
+  let totals = { version: '', byQuery: new Map<string, number>() };
   return {
     get: (sql, parameters) => statements.prepare(sql).get(parameters),
-    dataVersion: () => version.get() as number,
+    dataVersion: () => dataVersion.get() as number,
     totalsNow() {
-      const now = version.get() as number;
+      const now = version.content();
       if (totals.version !== now) totals = { version: now, byQuery: new Map() };
       return totals.byQuery;
     },
+    bookkeepingVersion: () => version.bookkeeping(),
     close: () => statements.close(),
   };
 }
@@ -88,8 +93,11 @@ export function openDatabase(
       }
     }, 60 * 60_000);
     optimizer.unref();
+    // The writer's own data_version moves only for other connections' commits.
+    const othersVersion = sqlite.prepare('pragma data_version').pluck();
+    const version = new ContentVersion(() => othersVersion.get() as number);
     // An in-memory database is private to its connection: there is nothing a second one could read.
-    const reader = file === ':memory:' ? null : openReader(file);
+    const reader = file === ':memory:' ? null : openReader(file, version);
     const checkpointer =
       file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
@@ -103,7 +111,10 @@ export function openDatabase(
     };
     const statements = withStatementCache(sqlite, onClose);
     const kyselyDialect = withIdempotencyClaims(
-      new GroupCommitSqliteDialect(sqlite, statements, { grouped: options.groupCommit !== false }),
+      new GroupCommitSqliteDialect(sqlite, statements, {
+        grouped: options.groupCommit !== false,
+        version,
+      }),
       dialect,
     );
     // Its single-row lookups and the data version still come from the main read connection.

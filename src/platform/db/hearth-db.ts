@@ -13,8 +13,10 @@ export interface SyncReader {
   get(sql: string, parameters: readonly unknown[]): unknown;
   /** changes whenever any connection (this process's writer included) commits a change */
   dataVersion(): number;
-  /** list totals counted at the current data version (count-cache.ts); empty after any commit */
+  /** list totals counted at the current content version (count-cache.ts, content-version.ts) */
   totalsNow(): Map<string, number>;
+  /** moves with every commit to a bookkeeping table (audit rows, jobs, the outbox) */
+  bookkeepingVersion(): number;
 }
 
 /** Queues list reads for the few connections they may hold at once (list-lanes.ts). */

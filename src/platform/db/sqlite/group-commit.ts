@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import type { StatementCache } from './statement-cache.js';
 import { LiteralLimitSqliteQueryCompiler } from './replanning.js';
+import type { ContentVersion } from './content-version.js';
 
 /**
  * SQLite group commit. SQLite has one writer, so Kysely already runs transactions one after the
@@ -71,6 +72,8 @@ class GroupCommitDriver implements Driver {
     private readonly statements: StatementCache,
     /** false: every transaction commits alone as it ends (HEARTH_DB_SHORTCUTS=off, for the bench) */
     private readonly grouped: boolean,
+    /** told what each commit wrote (the remembered list totals follow it) */
+    private readonly version: ContentVersion | null,
   ) {}
 
   async init(): Promise<void> {
@@ -172,8 +175,10 @@ class GroupCommitDriver implements Driver {
     this.#commitDue = false;
     try {
       this.#run('commit');
+      this.version?.settled();
       group.resolve();
     } catch (error) {
+      this.version?.settled();
       try {
         if (this.sqlite.inTransaction) this.sqlite.prepare('rollback').run();
       } catch {
@@ -197,6 +202,8 @@ class GroupCommitDriver implements Driver {
   async #execute(query: CompiledQuery): Promise<QueryResult<unknown>> {
     if (this.#group && !this.#inMember) this.#commitGroup(this.#group);
     const statement = this.statements.prepare(query.sql);
+    const writes = !statement.readonly;
+    if (writes) this.version?.wrote(query.sql);
     try {
       if (statement.reader) return { rows: statement.all(query.parameters) as unknown[] };
       const { changes, lastInsertRowid } = statement.run(query.parameters);
@@ -204,6 +211,9 @@ class GroupCommitDriver implements Driver {
     } catch (error) {
       if (this.#group && !this.sqlite.inTransaction) this.#failGroup(error as Error);
       throw error;
+    } finally {
+      // Outside a transaction the statement committed (or failed) on its own.
+      if (writes && !this.#inMember) this.version?.settled();
     }
   }
 
@@ -218,13 +228,18 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly statements: StatementCache,
-    private readonly options: { grouped: boolean } = { grouped: true },
+    private readonly options: { grouped: boolean; version?: ContentVersion } = { grouped: true },
   ) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new GroupCommitDriver(this.sqlite, this.statements, this.options.grouped);
+    return new GroupCommitDriver(
+      this.sqlite,
+      this.statements,
+      this.options.grouped,
+      this.options.version ?? null,
+    );
   }
 
   override createAdapter(): DialectAdapter {

@@ -7,6 +7,8 @@ import type Database from 'better-sqlite3';
  */
 export interface CachedStatement {
   readonly reader: boolean;
+  /** false for a statement that writes (an INSERT … RETURNING is a reader that writes) */
+  readonly readonly: boolean;
   all(parameters: readonly unknown[]): unknown[];
   get(parameters: readonly unknown[]): unknown;
   run(parameters: readonly unknown[]): Database.RunResult;
@@ -36,11 +38,13 @@ function rowBuilder(columns: string[]): RowBuilder {
 
 class ReusableStatement implements CachedStatement {
   readonly reader: boolean;
+  readonly readonly: boolean;
   #build: RowBuilder | null = null;
   #width = -1;
 
   constructor(private readonly statement: Database.Statement) {
     this.reader = statement.reader;
+    this.readonly = statement.readonly;
     if (this.reader) statement.raw(true);
   }
 
