@@ -46,6 +46,10 @@ async function seedPeople(server: TestServer, accountId: number, count: number, 
  * `npm run bench -- email`.
  */
 const SEND_SIZE = Number(process.env.HEARTH_TEST_SEND_SIZE ?? 1000);
+/** Messages a worker has under way at once (two per SMTP connection, 5 connections by default). */
+const IN_FLIGHT = 10;
+/** What a recipient left `handing` by a killed worker is recorded with (campaignEmail.job.ts). */
+const HANDOVER_NOTE = 'the worker stopped after handing the message to the SMTP server';
 
 describe('campaign sending survives kill -9 and shares work between workers', () => {
   let sink: SmtpSink;
@@ -129,7 +133,31 @@ describe('campaign sending survives kill -9 and shares work between workers', ()
     );
   }
 
-  it(`sends each of ${SEND_SIZE} recipients exactly one message across a kill -9 and a restart`, async () => {
+  /**
+   * Across a kill -9, each recipient gets one message except one whose worker died in the instant
+   * between committing its handover and writing the final dot (docs/email.md): that one is recorded
+   * as sent with the handover note, and only messages in flight at the kill can be such. No
+   * recipient ever gets two.
+   */
+  async function assertEachOnceAcrossKill(emails: string[]) {
+    const twice = emails.filter((e) => sink.countFor(e) > 1);
+    assert.deepEqual(twice, [], 'no recipient gets two messages');
+    const lost = emails.filter((e) => sink.countFor(e) === 0);
+    assert.ok(lost.length <= IN_FLIGHT, `${lost.length} messages lost: more than were in flight`);
+    if (lost.length === 0) return;
+    const rows = await server.ctx.db
+      .selectFrom('em_send_recipients')
+      .select(['email', 'status', 'last_error'])
+      .where('email', 'in', lost)
+      .execute();
+    for (const email of lost) {
+      const row = rows.find((r) => r.email === email);
+      assert.equal(row?.status, 'sent', `${email}: ${JSON.stringify(row)}`);
+      assert.equal(row?.last_error, HANDOVER_NOTE, `${email} was lost outside a handover`);
+    }
+  }
+
+  it(`sends each of ${SEND_SIZE} recipients one message across a kill -9 and a restart`, async () => {
     const { emails, progress } = await startSend(SEND_SIZE);
     const before = sink.messages.length;
     const first = spawnWorker();
@@ -144,7 +172,7 @@ describe('campaign sending survives kill -9 and shares work between workers', ()
     await waitFor(async () => (await progress())?.status === 'done', 600_000);
     second.kill('SIGTERM');
     await exitOf(second);
-    assertEachOnce(emails);
+    await assertEachOnceAcrossKill(emails);
     const done = await progress();
     assert.equal(done.sent, emails.length);
     assert.equal(done.pending, 0);
