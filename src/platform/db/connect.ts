@@ -38,11 +38,9 @@ function openReader(
   registerQueryBudget(connection);
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
   const statements = withStatementCache(connection, () => {}, 500);
-  const dataVersion = connection.prepare('pragma data_version').pluck();
   let totals = { version: '', byQuery: new Map<string, number>() };
   return {
     get: (sql, parameters) => statements.prepare(sql).get(parameters),
-    dataVersion: () => dataVersion.get() as number,
     totalsNow() {
       const now = version.content();
       if (totals.version !== now) totals = { version: now, byQuery: new Map() };

@@ -11,8 +11,6 @@ import type { DB, DbOrTrx } from './database.js';
 export interface SyncReader {
   /** the first row of a query, or undefined */
   get(sql: string, parameters: readonly unknown[]): unknown;
-  /** changes whenever any connection (this process's writer included) commits a change */
-  dataVersion(): number;
   /** list totals counted at the current content version (count-cache.ts, content-version.ts) */
   totalsNow(): Map<string, number>;
   /** moves with every commit to a bookkeeping table (audit rows, jobs, the outbox) */
