@@ -22,7 +22,7 @@ const percentile = (values: number[], p: number) => {
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19) + 'Z';
 const QUARTER = `since=${iso(SEED_END - 91 * 86_400_000)}&until=${iso(SEED_END)}`;
-const REPORTS = ['agentActivity', 'leadSources', 'uncontacted', 'pipeline'];
+const REPORTS = ['agentActivity', 'leadSources', 'uncontacted', 'pipeline', 'campaigns', 'team'];
 
 async function timed(url: string, key: string) {
   const times: number[] = [];
