@@ -19,11 +19,27 @@ const SHOTS = process.env.HEARTH_SCREENSHOTS
   ? 'docs/screenshots'
   : path.join(tmpdir(), 'hearth-reports-page');
 
+/** Leads a screenshot can show (docs/screenshots/reports-*.png). */
+const LEADS = [
+  'Maya Patel',
+  'Jordan Lee',
+  'Sofia Garcia',
+  'Ethan Brooks',
+  'Ava Chen',
+  'Noah Kim',
+  'Liam Ortiz',
+  'Emma Ross',
+  'Olivia Hart',
+];
+const MINUTE = 60_000;
+
 describe('the Reports page in the browser', () => {
   let server: TestServer;
   let browser: Browser;
+  /** How far the server's clock is set back while a history is written (0: the real time). */
+  let clockShift = 0;
   before(async () => {
-    server = await startServer();
+    server = await startServer({ clock: { now: () => Date.now() + clockShift } });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -31,26 +47,37 @@ describe('the Reports page in the browser', () => {
     await server?.close();
   });
 
-  async function seed() {
-    const account = await server.newAccount();
+  /**
+   * Nine leads from three sources, split between two agents; each agent calls six of them. With
+   * `history`, the leads arrive over the last nine days and each call comes minutes after its lead
+   * (speed to lead); without, everything happens now.
+   */
+  async function seed(history = false) {
+    const account = await server.newAccount('Harbor Realty');
     const key = account.owner.key;
     const agent = await account.addUser('Agent', 'Dana Agent');
-    const post = async (path: string, body: unknown) => {
-      const res = await server.post(key, path, body);
+    const other = await account.addUser('Agent', 'Sam Rivera');
+    const post = async (path: string, body: unknown, as = key) => {
+      const res = await server.post(as, path, body);
       assert.equal(res.status, 201, res.text);
       return res.body;
     };
     const sources = ['Zillow', 'Website', 'Open house'];
     for (let i = 0; i < 9; i++) {
+      const owner = i % 2 ? agent : other;
+      if (history) clockShift = -(9 - i) * 24 * 60 * MINUTE;
       const person = await post('/v1/people', {
-        name: `Lead ${i + 1}`,
+        name: LEADS[i],
         source: sources[i % 3],
-        assignedUserId: i % 2 ? agent.id : account.owner.id,
+        assignedUserId: owner.id,
       });
-      if (i % 3 !== 2) await post('/v1/calls', { personId: person.id, isIncoming: false });
+      if (history) clockShift += (i + 1) * 7 * MINUTE;
+      if (i % 3 !== 2)
+        await post('/v1/calls', { personId: person.id, isIncoming: false }, owner.key);
       if (i % 4 === 0)
-        await post('/v1/notes', { personId: person.id, body: 'Asked about schools' });
+        await post('/v1/notes', { personId: person.id, body: 'Asked about schools' }, owner.key);
     }
+    clockShift = 0;
     const pipeline = await post('/v1/pipelines', {
       name: 'Buyers',
       stages: [{ name: 'Qualified' }, { name: 'Offer' }],
@@ -77,7 +104,7 @@ describe('the Reports page in the browser', () => {
   }
 
   it('charts every report with tables, drills down to people, and passes axe', async () => {
-    const { account } = await seed();
+    const { account } = await seed(true);
     mkdirSync(SHOTS, { recursive: true });
     for (const [viewport, name] of [
       [LAPTOP, 'laptop'],
@@ -119,10 +146,10 @@ describe('the Reports page in the browser', () => {
 
       await sources.getByRole('button', { name: 'People: Website' }).click();
       const drill = page.getByRole('region', { name: 'People: Website' });
-      await drill.getByRole('link', { name: 'Lead 2' }).waitFor();
+      await drill.getByRole('link', { name: LEADS[1] }).waitFor();
       assert.deepEqual(
-        (await drill.getByRole('link').allInnerTexts()).filter((t) => t.startsWith('Lead')),
-        ['Lead 2', 'Lead 5', 'Lead 8'],
+        (await drill.getByRole('link').allInnerTexts()).filter((t) => LEADS.includes(t)),
+        [LEADS[1], LEADS[4], LEADS[7]],
       );
       assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe with the drill-down`);
       await context.close();
@@ -159,7 +186,7 @@ describe('the Reports page in the browser', () => {
       const team = page.getByRole('region', { name: 'My team' });
       const row = team.getByRole('row', { name: /Dana Agent/ });
       await row.waitFor();
-      // Dana's 4 new leads: Lead 2, 4 and 8 contacted, Lead 6 not
+      // Dana's 4 new leads: the 2nd, 4th and 8th contacted, the 6th not
       assert.match((await row.innerText()).replace(/\s+/g, ' '), /Dana Agent 1 2 0 4/);
       assert.deepEqual(await seriousA11yViolations(page), [], `${name}: axe on My day`);
       await page.screenshot({ path: `${SHOTS}/my-day-team-${name}.png`, fullPage: true });
