@@ -96,7 +96,7 @@ export function ReportChart({
           dataset={rows}
           layout="horizontal"
           height={Math.max(140, rows.length * (stacked ? 34 : 26 * charted.length) + 70)}
-          yAxis={[{ scaleType: 'band', dataKey: labelKey, width: 110 }]}
+          yAxis={[{ scaleType: 'band', dataKey: labelKey, width: 120 }]}
           xAxis={[
             {
               valueFormatter: (v: number) => (charted[0].format ?? plain)(v),
@@ -111,7 +111,8 @@ export function ReportChart({
             ...(stacked ? { stack: 'total' } : {}),
           }))}
           onItemClick={onSelect ? (_e, item) => onSelect(rows[item.dataIndex]) : undefined}
-          margin={{ right: 16 }}
+          // room for the last tick's label ("42 min", "$700,000") at the right edge
+          margin={{ right: 32 }}
         />
       </Box>
       {/* Focusable: a keyboard can scroll a table wider than a phone. */}
