@@ -17,6 +17,11 @@ import { heavyReadDbOf } from './hearth-db.js';
  * that drops rows, so walking a sort's index looked dearer, and `sort=name&tags=buyer&
  * assignedUserId=` sorted all of the agent's buyers (30,000 documents at 1M people, over the
  * budget: 503) instead of walking the name index (~3,000 people for a page).
+ *
+ * The clock is read for one person in 64 (those whose id ends in six zero bits; SQLite's OR
+ * stops at its first true operand): each call crosses from SQLite into JavaScript, and for every
+ * person it was 40 % of reading a page's ids (docs/performance-cpu.md, session 18). A runaway
+ * query still stops within 64 people of its deadline.
  */
 export function withinBudget(
   dialect: DialectName,
@@ -25,7 +30,7 @@ export function withinBudget(
 ) {
   const value = typeof deadline === 'string' ? deadline : budgetDeadline(deadline);
   return dialect === 'sqlite'
-    ? sql<SqlBool>`likelihood(hearth_within_budget(${value}, people.id), 1.0)`
+    ? sql<SqlBool>`likelihood((people.id & 63) <> 0 or hearth_within_budget(${value}, people.id), 1.0)`
     : null;
 }
 

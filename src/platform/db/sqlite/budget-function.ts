@@ -22,7 +22,7 @@ export const isBudgetDeadline = (parameter: unknown): parameter is bigint =>
   typeof parameter === 'bigint';
 
 /**
- * SQLite: `hearth_within_budget(deadline, people.id)`, evaluated for every person a query looks
+ * SQLite: `hearth_within_budget(deadline, people.id)`, evaluated for one person in 64 a query looks
  * at (the column reference keeps SQLite from evaluating it once up front); past the deadline
  * (epoch ms) it throws, which aborts the statement. better-sqlite3 has no interrupt, and a
  * function that throws is its one way to stop a running statement.
