@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/http/errors.js';
 import { ingestEvent } from '../events/events.service.js';
 import { isoSeconds } from '../../platform/time.js';
 import { type Mail, readMail } from './mime.js';
-import { parseLeadEmail } from './parsers/index.js';
+import { decodedLead } from './decoded.js';
 import type { InboundEmailsTable, InboundStatus } from './inboundEmail.tables.js';
 import { type Decoded, UndecodableMail } from './parse-pool.js';
 
@@ -63,13 +63,7 @@ export async function decodeHere(raw: Buffer): Promise<Decoded> {
   } catch (err) {
     throw new UndecodableMail((err as Error).message);
   }
-  const found = await parseLeadEmail(mail);
-  const summary = {
-    subject: mail.subject,
-    from: mail.from?.address ?? '',
-    dateMs: mail.date?.getTime() ?? null,
-  };
-  return { mail: summary, found };
+  return decodedLead(mail);
 }
 
 export const STORED_COLUMNS = [
@@ -100,6 +94,8 @@ export async function parseInbound(
   ctx: AppContext,
   id: number,
   historic = false,
+  /** the message as its caller decoded it already (a mailbox's), else decoded here */
+  given?: Decoded,
 ): Promise<ParseOutcome> {
   const row = await ctx.db
     .selectFrom('inbound_emails')
@@ -107,10 +103,12 @@ export async function parseInbound(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row || row.status !== 'received') return 'done';
-  const decoded = await decodeHere(row.raw).catch((err: unknown) => {
-    if (err instanceof UndecodableMail) return err;
-    throw err;
-  });
+  const decoded =
+    given ??
+    (await decodeHere(row.raw).catch((err: unknown) => {
+      if (err instanceof UndecodableMail) return err;
+      throw err;
+    }));
   return applyDecoded(ctx, row, decoded, historic, new Map());
 }
 

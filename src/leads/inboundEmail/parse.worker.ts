@@ -2,20 +2,14 @@
 // that answers the API and the SMTP listener (parse-pool.ts sends it the raw bytes).
 import { parentPort } from 'node:worker_threads';
 import { readMail } from './mime.js';
-import { parseLeadEmail } from './parsers/index.js';
+import { decodedLead } from './decoded.js';
 import type { ParseRequest, ParseResponse } from './parse-pool.js';
 
 parentPort!.on('message', ({ id, raw }: ParseRequest) => {
   void (async (): Promise<ParseResponse> => {
     try {
       const mail = await readMail(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
-      const found = await parseLeadEmail(mail);
-      const summary = {
-        subject: mail.subject,
-        from: mail.from?.address ?? '',
-        dateMs: mail.date?.getTime() ?? null,
-      };
-      return { id, mail: summary, found };
+      return { id, ...(await decodedLead(mail)) };
     } catch (err) {
       return { id, error: (err as Error).message || String(err) };
     }

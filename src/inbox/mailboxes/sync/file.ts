@@ -5,8 +5,10 @@ import { isUniqueViolation } from '../../../platform/db/dialect.js';
 import { isoSeconds } from '../../../platform/time.js';
 import { visiblePersonIds } from '../../../access/visibility.js';
 import { insertEmail } from '../../../timeline/emails/emails.repo.js';
-import { readMail } from '../../../leads/inboundEmail/mime.js';
-import { parseLeadEmail } from '../../../leads/inboundEmail/parsers/index.js';
+import type { ParsedMail } from 'mailparser';
+import { mailOf } from '../../../leads/inboundEmail/mime.js';
+import { decodedLead } from '../../../leads/inboundEmail/decoded.js';
+import type { Decoded } from '../../../leads/inboundEmail/parse-pool.js';
 import { insertInbound } from '../../../leads/inboundEmail/store.js';
 import { parseInbound } from '../../../leads/inboundEmail/parse.js';
 import type { MailMessage } from './message.js';
@@ -127,11 +129,17 @@ export async function parseLeadIn(
   ctx: AppContext,
   filer: Filer,
   raw: Buffer,
+  parsed: ParsedMail,
   from: string | null,
   historic: boolean,
 ): Promise<boolean> {
-  const mail = await readMail(raw).catch(() => null);
-  if (!mail || !(await parseLeadEmail(mail))) return false;
+  let decoded: Decoded;
+  try {
+    decoded = await decodedLead(mailOf(parsed));
+  } catch {
+    return false; // a message the lead parsers cannot read is no lead
+  }
+  if (!decoded.found) return false;
   const id = await ctx.db.transaction().execute((trx) =>
     insertInbound(trx, {
       accountId: filer.actor.accountId,
@@ -143,6 +151,7 @@ export async function parseLeadIn(
     }),
   );
   if (id === null) return false;
-  const outcome = await parseInbound(ctx, id, historic);
+  // Parsed from the decoding above: the message is not decoded again.
+  const outcome = await parseInbound(ctx, id, historic, decoded);
   return outcome === 'created' || outcome === 'updated';
 }

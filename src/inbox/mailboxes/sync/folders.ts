@@ -1,7 +1,8 @@
 import type { ImapFlow, MailboxObject } from 'imapflow';
 import type { AppContext } from '../../../platform/context.js';
 import { fileMessage, type Filer, type Folder, parseLeadIn } from './file.js';
-import { readMessage } from './message.js';
+import { mailMessageOf } from './message.js';
+import { decodeMail } from '../../../leads/inboundEmail/mime.js';
 
 /** UIDs fetched per FETCH: with each message capped, this bounds what one batch holds. */
 const BATCH = 50;
@@ -110,9 +111,11 @@ export async function syncFolder(pass: FolderPass, role: Folder, path: string): 
 /** One message: on its people's timelines, else (received) perhaps a lead. Broken MIME is skipped. */
 async function fileOne(pass: FolderPass, role: Folder, raw: Buffer): Promise<number> {
   const { ctx, filer } = pass;
-  let msg;
+  let parsed, msg;
   try {
-    msg = await readMessage(raw);
+    // Decoded once: for filing, and for the lead parsers when it is nobody's conversation.
+    parsed = await decodeMail(raw);
+    msg = mailMessageOf(parsed, raw);
   } catch (err) {
     ctx.log.warn(
       { mailboxId: filer.mailboxId, err: (err as Error).message },
@@ -122,6 +125,6 @@ async function fileOne(pass: FolderPass, role: Folder, raw: Buffer): Promise<num
   }
   const { filed, matched } = await fileMessage(ctx, filer, msg, role);
   if (!matched && role === 'inbox' && msg.from !== filer.address)
-    await parseLeadIn(ctx, filer, raw, msg.from, pass.historic);
+    await parseLeadIn(ctx, filer, raw, parsed, msg.from, pass.historic);
   return filed;
 }

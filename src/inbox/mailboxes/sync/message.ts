@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AddressObject, ParsedMail } from 'mailparser';
-import { htmlText, printable } from '../../../leads/inboundEmail/mime.js';
+import { decodeMail, htmlText, printable } from '../../../leads/inboundEmail/mime.js';
 import { sanitizeEmailHtml } from '../sanitize.js';
 
 /** One message of a mailbox, decoded and bounded: what filing needs. */
@@ -22,7 +22,6 @@ export interface MailMessage {
 }
 
 const MAX_TEXT = 200 * 1024;
-const MAX_HTML = 1024 * 1024;
 
 function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
   const lists = Array.isArray(value) ? value : value ? [value] : [];
@@ -54,19 +53,15 @@ function isBulk(parsed: ParsedMail): boolean {
   return auto !== 'no';
 }
 
-/**
- * Decodes a message with mailparser. Broken MIME decodes as far as it goes (mailparser is
- * lenient); a message without a Message-ID gets one from its bytes, so a resync finds it again.
- */
 export async function readMessage(raw: Buffer): Promise<MailMessage> {
-  // Loaded on the first message (0.3 s of CPU), not by every process that starts the app.
-  const { simpleParser } = await import('mailparser');
-  const parsed = await simpleParser(raw, {
-    skipImageLinks: true,
-    skipTextToHtml: true,
-    skipHtmlToText: true,
-    maxHtmlLengthToParse: MAX_HTML,
-  });
+  return mailMessageOf(await decodeMail(raw), raw);
+}
+
+/**
+ * What filing reads of a decoded message (decodeMail); a message without a Message-ID gets one
+ * from its bytes, so a resync finds it again.
+ */
+export function mailMessageOf(parsed: ParsedMail, raw: Buffer): MailMessage {
   const html = typeof parsed.html === 'string' ? parsed.html : '';
   const plain = (parsed.text ?? '').trim();
   const messageId =
