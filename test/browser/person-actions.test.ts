@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { launchBrowser, newContext, signInUser } from './browser.js';
+import { LAPTOP, PHONE, launchBrowser, newContext, shot, signInUser } from './browser.js';
 
 /** The timeline section of the person page. */
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
@@ -91,6 +91,67 @@ describe('person page in the browser: quick actions and editing every kind of fi
     const plans = await server.get(key, `/v1/actionPlansPeople?personId=${id}`);
     assert.equal(plans.body.actionPlansPeople[0].actionPlanId, plan.body.id);
     await context.close();
+  });
+
+  it('an Agent logs a text from a shared text template, merged for the person', async () => {
+    const account = await server.newAccount();
+    const shared = await server.post(account.owner.key, '/v1/textMessageTemplates', {
+      name: unique('Showing reminder'),
+      message: 'Hi %contact_first_name%, see you at the showing tomorrow.',
+      isShared: true,
+    });
+    assert.equal(shared.status, 201, shared.text);
+    const agent = await account.addUser('Agent', 'Tess Agent');
+    const person = await server.post(agent.key, '/v1/people', {
+      firstName: 'Rowan',
+      lastName: unique('Text'),
+      phones: [{ value: '555-010-5000' }],
+    });
+    const id = person.body.id as number;
+
+    for (const [size, viewport] of [
+      ['laptop', LAPTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const context = await newContext(browser, server, viewport);
+      const page = await context.newPage();
+      await signInUser(page, server, agent);
+      await page.goto(`/people/${id}`);
+      await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
+      await openTab(page, 'Text');
+      await page.getByRole('combobox', { name: 'Template' }).click();
+      await page.getByRole('option', { name: shared.body.name }).click();
+      const message = page.getByRole('textbox', { name: 'Message' });
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('textarea[name="message"]') as HTMLTextAreaElement | null)
+            ?.value !== '',
+      );
+      assert.equal(await message.inputValue(), 'Hi Rowan, see you at the showing tomorrow.');
+      await shot(page, `person-text-${size}`);
+      if (size === 'phone') {
+        await context.close();
+        break;
+      }
+      await message.fill('Hi Rowan, see you at the showing tomorrow at 10.');
+      await page.getByRole('button', { name: 'Log text' }).click();
+      await timeline(page)
+        .getByRole('heading', { name: /Text sent/ })
+        .waitFor();
+      await timeline(page).getByText('see you at the showing tomorrow at 10.').waitFor();
+      // The form is ready for the next text.
+      assert.equal(await message.inputValue(), '');
+      await context.close();
+    }
+    const texts = await server.get(agent.key, `/v1/textMessages?personId=${id}`);
+    assert.equal(texts.status, 200, texts.text);
+    assert.equal(texts.body.textmessages.length, 1);
+    assert.equal(
+      texts.body.textmessages[0].message,
+      'Hi Rowan, see you at the showing tomorrow at 10.',
+    );
+    assert.equal(texts.body.textmessages[0].toNumber, '555-010-5000');
+    assert.equal(texts.body.textmessages[0].isIncoming, false);
   });
 
   it('edits emails, phones, addresses and a custom field; the changes persist after reload', async () => {

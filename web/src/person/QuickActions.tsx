@@ -43,11 +43,14 @@ function ActionForm({
   label,
   toBody,
   path,
+  onDone,
   children,
 }: {
   label: string;
   path: string;
   toBody: (f: Fields) => unknown;
+  /** clears what the form's own state holds (a reset clears only its uncontrolled fields) */
+  onDone?: () => void;
   children: ReactNode;
 }) {
   const queryClient = useQueryClient();
@@ -64,6 +67,7 @@ function ActionForm({
       const personId = Number(fields.personId);
       await apiFetch(path, { method: 'POST', body: toBody(fields) });
       form.reset();
+      onDone?.();
       await queryClient.invalidateQueries({ queryKey: timelineKey(personId) });
       notify(`${label}: done`, { type: 'success' });
     } catch (failure) {
@@ -88,17 +92,107 @@ function ActionForm({
 
 const minutesToSeconds = (value: string) => (value ? Math.round(Number(value) * 60) : undefined);
 
+/** Phone and direction, as a call and a text both ask. */
+function PhoneAndDirection({ person }: { person: Person }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+      <TextField
+        name="phone"
+        label="Phone"
+        defaultValue={person.phones?.[0]?.value ?? ''}
+        fullWidth
+      />
+      <TextField name="direction" label="Direction" select defaultValue="out" fullWidth>
+        <MenuItem value="out">Outgoing</MenuItem>
+        <MenuItem value="in">Incoming</MenuItem>
+      </TextField>
+    </Stack>
+  );
+}
+
+/**
+ * Logs a text message (Hearth sends no SMS: the agent texts from their phone). A text template,
+ * yours or a shared one, fills the message with its merge fields for this person.
+ */
+function TextForm({ person, hidden }: { person: Person; hidden: ReactNode }) {
+  const notify = useNotify();
+  const [message, setMessage] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const templates = useQuery({
+    queryKey: ['textMessageTemplates'],
+    queryFn: () =>
+      fetchAll<{ id: number; name: string }>('/v1/textMessageTemplates?sort=name&limit=100'),
+  });
+  async function fillFrom(id: string) {
+    setTemplateId(id);
+    try {
+      const { json } = await apiFetch('/v1/textMessageTemplates/merge', {
+        method: 'POST',
+        body: { templateId: Number(id), personId: person.id },
+      });
+      setMessage((json as { mergedTemplate: string }).mergedTemplate);
+    } catch (failure) {
+      notify((failure as Error).message, { type: 'error' });
+    }
+  }
+  return (
+    <ActionForm
+      label="Log text"
+      path="/v1/textMessages"
+      onDone={() => {
+        setMessage('');
+        setTemplateId('');
+      }}
+      toBody={(f) => ({
+        personId: Number(f.personId),
+        message: f.message,
+        toNumber: f.phone || undefined,
+        isIncoming: f.direction === 'in',
+      })}
+    >
+      {hidden}
+      <PhoneAndDirection person={person} />
+      {templates.data?.length ? (
+        <TextField
+          label="Template"
+          select
+          value={templateId}
+          onChange={(e) => void fillFrom(e.target.value)}
+          helperText="Fills the message with the template, merged for this person"
+          fullWidth
+        >
+          {templates.data.map((template) => (
+            <MenuItem key={template.id} value={String(template.id)}>
+              {template.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      ) : null}
+      <TextField
+        name="message"
+        label="Message"
+        multiline
+        minRows={3}
+        required
+        fullWidth
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+      />
+    </ActionForm>
+  );
+}
+
 export function QuickActions({ person }: { person: Person }) {
-  const [tab, setTab] = useState(0);
+  const [tab, setTab] = useState('Note');
   const me = currentSession()?.user.id;
   const plans = useQuery({
     queryKey: ['actionPlans', 'Active'],
     queryFn: () =>
       fetchAll<{ id: number; name: string }>('/v1/actionPlans?status=Active&limit=100'),
-    enabled: tab === 4,
+    enabled: tab === 'Action plan',
   });
   const hidden = <input type="hidden" name="personId" value={person.id} />;
-  const tabs = ['Note', 'Call', 'Task', 'Appointment', 'Action plan'];
+  const tabs = ['Note', 'Call', 'Text', 'Task', 'Appointment', 'Action plan'];
   return (
     <Paper
       variant="outlined"
@@ -113,10 +207,10 @@ export function QuickActions({ person }: { person: Person }) {
         allowScrollButtonsMobile
       >
         {tabs.map((name) => (
-          <Tab key={name} label={name} id={`qa-tab-${name}`} />
+          <Tab key={name} label={name} value={name} id={`qa-tab-${name}`} />
         ))}
       </Tabs>
-      {tab === 0 ? (
+      {tab === 'Note' ? (
         <ActionForm
           label="Add note"
           path="/v1/notes"
@@ -126,7 +220,7 @@ export function QuickActions({ person }: { person: Person }) {
           <TextField name="body" label="Note" multiline minRows={3} required fullWidth />
         </ActionForm>
       ) : null}
-      {tab === 1 ? (
+      {tab === 'Call' ? (
         <ActionForm
           label="Log call"
           path="/v1/calls"
@@ -140,18 +234,7 @@ export function QuickActions({ person }: { person: Person }) {
           })}
         >
           {hidden}
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-            <TextField
-              name="phone"
-              label="Phone"
-              defaultValue={person.phones?.[0]?.value ?? ''}
-              fullWidth
-            />
-            <TextField name="direction" label="Direction" select defaultValue="out" fullWidth>
-              <MenuItem value="out">Outgoing</MenuItem>
-              <MenuItem value="in">Incoming</MenuItem>
-            </TextField>
-          </Stack>
+          <PhoneAndDirection person={person} />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
             <TextField name="outcome" label="Outcome" select defaultValue="Interested" fullWidth>
               {CALL_OUTCOMES.map((o) => (
@@ -171,7 +254,8 @@ export function QuickActions({ person }: { person: Person }) {
           <TextField name="note" label="Call note" multiline minRows={2} fullWidth />
         </ActionForm>
       ) : null}
-      {tab === 2 ? (
+      {tab === 'Text' ? <TextForm person={person} hidden={hidden} /> : null}
+      {tab === 'Task' ? (
         <ActionForm
           label="Add task"
           path="/v1/tasks"
@@ -204,7 +288,7 @@ export function QuickActions({ person }: { person: Person }) {
           </Stack>
         </ActionForm>
       ) : null}
-      {tab === 3 ? (
+      {tab === 'Appointment' ? (
         <ActionForm
           label="Schedule"
           path="/v1/appointments"
@@ -237,7 +321,7 @@ export function QuickActions({ person }: { person: Person }) {
           <TextField name="location" label="Location" fullWidth />
         </ActionForm>
       ) : null}
-      {tab === 4 ? (
+      {tab === 'Action plan' ? (
         <ActionForm
           label="Start plan"
           path="/v1/actionPlansPeople"
