@@ -7,13 +7,20 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { callRest, RestError } from './rest.js';
+import type { FastifyError } from 'fastify';
+import type { AppContext } from '../platform/context.js';
+import { toApiError } from '../platform/http/errors.js';
+import { personAnswer } from '../contacts/people/people.answers.js';
 import { callerOf } from './caller.js';
 
 const PERSON_URI = /^hearth:\/\/people\/(\d{1,15})$/;
 
 /** A person as a resource, `hearth://people/{personId}`: the REST API's person document. */
-export function registerPersonResource(server: Server, app: FastifyInstance): void {
+export function registerPersonResource(
+  server: Server,
+  ctx: AppContext,
+  app: FastifyInstance,
+): void {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
@@ -30,14 +37,15 @@ export function registerPersonResource(server: Server, app: FastifyInstance): vo
     const uri = request.params.uri;
     const match = PERSON_URI.exec(uri);
     if (!match) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    const caller = callerOf(extra.authInfo);
     try {
-      const { body } = await callRest(app, callerOf(extra.authInfo), {
-        method: 'GET',
-        url: `/v1/people/${match[1]}`,
-      });
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
+      const { authorization } = caller;
+      await app.chargeInProcess({ method: 'GET', route: '/v1/people/:id', authorization });
+      const text = await personAnswer(ctx, caller.auth, Number(match[1]));
+      return { contents: [{ uri, mimeType: 'application/json', text: text as string }] };
     } catch (err) {
-      if (err instanceof RestError) throw new McpError(ErrorCode.InvalidParams, err.message);
+      const refusal = toApiError(err as FastifyError);
+      if (refusal) throw new McpError(ErrorCode.InvalidParams, refusal.message);
       throw err;
     }
   });

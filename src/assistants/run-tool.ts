@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { Value } from '@sinclair/typebox/value';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../platform/context.js';
+import { toApiError } from '../platform/http/errors.js';
 import type { McpCaller } from './caller.js';
 import { recordToolCall } from './audit.repo.js';
-import { callRest, RestError } from './rest.js';
 import { toolNamed } from './tools/index.js';
 import { missingConfirmation } from './tools/safety.js';
-import type { AnyTool, ToolContext } from './tools/tool.js';
+import type { AnyTool } from './tools/tool.js';
 
 const failed = (text: string): CallToolResult => ({
   content: [{ type: 'text', text }],
@@ -25,18 +25,23 @@ function argumentProblem(tool: AnyTool, args: Record<string, unknown>): string |
 
 async function outcome(
   ctx: AppContext,
+  app: FastifyInstance,
   tool: AnyTool,
-  tools: ToolContext,
+  caller: McpCaller,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const problem =
     missingConfirmation(tool, args) ?? argumentProblem(tool, args) ?? tool.refuse?.(args) ?? null;
   if (problem) return failed(problem);
   try {
-    const result = await tool.run(tools, args);
+    const { method, url } = typeof tool.route === 'function' ? tool.route(args) : tool.route;
+    await app.chargeInProcess({ method, route: url, authorization: caller.authorization });
+    const result = await tool.run({ ctx, auth: caller.auth }, args);
     return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
   } catch (err) {
-    if (err instanceof RestError) return failed(err.message);
+    // What the REST route would answer with a 4xx is the tool's error text.
+    const refusal = toApiError(err as FastifyError);
+    if (refusal) return failed(refusal.message);
     ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');
     return failed('Internal error; the call was not completed');
   }
@@ -55,12 +60,7 @@ export async function runTool(
 ): Promise<CallToolResult> {
   const tool = toolNamed.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  const tools: ToolContext = {
-    caller,
-    answer: (call) => callRest(app, caller, call),
-    rest: async (call) => (await callRest(app, caller, call)).body as never,
-  };
-  const result = await outcome(ctx, tool, tools, args);
+  const result = await outcome(ctx, app, tool, caller, args);
   const error = result.isError ? (result.content[0] as { text: string }).text : null;
   try {
     await recordToolCall(ctx.db, caller, { tool: name, arguments: args, error }, ctx.clock.now());

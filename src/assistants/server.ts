@@ -75,7 +75,7 @@ export function buildMcpServer(ctx: AppContext, app: FastifyInstance): Server {
       request.params.arguments ?? {},
     ),
   );
-  registerPersonResource(server, app);
+  registerPersonResource(server, ctx, app);
   registerPrompts(server);
   return server;
 }

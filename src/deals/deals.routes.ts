@@ -2,40 +2,21 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { RoutePlugin } from '../platform/http/route-types.js';
 import { notFound } from '../platform/http/errors.js';
-import { IdParams, responses, toBool } from '../platform/http/schemas.js';
-import { ListEnvelope, paginate, readPage, readSort } from '../platform/http/pagination.js';
+import { IdParams, responses } from '../platform/http/schemas.js';
+import { ListEnvelope } from '../platform/http/pagination.js';
 import { isoSeconds } from '../platform/time.js';
 import { Deal, DealCreateBody, DealListQuery, DealUpdateBody } from './deals.schemas.js';
-import {
-  type DealRow,
-  findVisibleDeal,
-  linksOf,
-  presentDeal,
-  visibleDealsQuery,
-} from './deals.repo.js';
+import { findVisibleDeal, linksOf, presentDeal } from './deals.repo.js';
 import { assertGate, Gate } from '../access/gates.js';
-import { createDeal, softDeleteDeal, updateDeal } from './deals.service.js';
+import { createDeal, softDeleteDeal } from './deals.service.js';
+import { changeDeal, dealDocument, listDeals } from './deals.answers.js';
 
 const tags = ['deals'];
-
-const SORTABLE: Record<string, string> = {
-  created: 'deals.created_at',
-  updated: 'deals.updated_at',
-  name: 'deals.name',
-  price: 'coalesce(deals.price, -1)',
-  orderWeight: 'deals.order_weight',
-  projectedCloseDate: "coalesce(deals.projected_close_date, '')",
-  enteredStageAt: 'deals.entered_stage_at',
-};
 
 /** `/v1/deals`: deals moving through pipelines. Agents and Lenders see only the deals tied to them. */
 export const dealsRoutes: RoutePlugin = async (app, { ctx }) => {
   const { db } = ctx;
   const now = () => isoSeconds(ctx.clock.now());
-  const respond = async (request: FastifyRequest, id: number) => {
-    const row = (await findVisibleDeal(db, request.auth, id))!;
-    return presentDeal(row, await linksOf(db, request.auth.accountId, [id]));
-  };
   const loadVisible = async (request: FastifyRequest, id: number) => {
     const row = await findVisibleDeal(db, request.auth, id);
     if (!row) throw notFound(`Deal ${id}`);
@@ -52,26 +33,7 @@ export const dealsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('deals', Deal) }),
       },
     },
-    async (request) => {
-      const q = request.query;
-      const accountId = request.auth.accountId;
-      const filters = { ...q, includeDeleted: toBool(q.includeDeleted) };
-      const query = visibleDealsQuery(db, request.auth, filters);
-      const page = await paginate<DealRow>(request, {
-        collection: 'deals',
-        query,
-        page: readPage(q),
-        sort: readSort(q.sort, SORTABLE, 'deals.id'),
-        idExpression: 'deals.id',
-        publicUrl: ctx.config.publicUrl,
-      });
-      const links = await linksOf(
-        db,
-        accountId,
-        page.rows.map((r) => r.id),
-      );
-      return { _metadata: page.metadata, deals: page.rows.map((row) => presentDeal(row, links)) };
-    },
+    async (request) => listDeals(ctx, request.auth, request, request.query),
   );
 
   app.get(
@@ -103,7 +65,7 @@ export const dealsRoutes: RoutePlugin = async (app, { ctx }) => {
     },
     async (request, reply) => {
       const id = await createDeal(db, request.auth, request.body, now());
-      return reply.code(201).send(await respond(request, id));
+      return reply.code(201).send(await dealDocument(ctx, request.auth, id));
     },
   );
 
@@ -118,12 +80,7 @@ export const dealsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: Deal }),
       },
     },
-    async (request) => {
-      // the gate is checked after the lookup: an unseen deal stays a 404
-      const authorize = () => assertGate(Gate.dealWriter, request.auth);
-      await updateDeal(db, request.auth, request.params.id, request.body ?? {}, now(), authorize);
-      return respond(request, request.params.id);
-    },
+    async (request) => changeDeal(ctx, request.auth, request.params.id, request.body ?? {}),
   );
 
   app.delete(

@@ -4,8 +4,7 @@ import { responses } from '../platform/http/schemas.js';
 import { sendCsv } from './reports.csv.js';
 import { reportFilters } from './reports.filters.js';
 import { periodOf } from './reports.period.js';
-import { reportPeople } from './reports.people.js';
-import { pipelineReport } from './reports.pipeline.js';
+import { pipelineAnswer, reportPeopleAnswer } from './reports.answers.js';
 import { campaignsReport } from './reports.campaigns.js';
 import { teamDay } from './reports.team.js';
 import {
@@ -30,7 +29,7 @@ const columns = (row: { properties: Record<string, unknown> }) => Object.keys(ro
 
 /** The reports around the contract's two: the people behind a figure, pipeline, campaigns. */
 export const moreReportsRoutes: RoutePlugin = async (app, { ctx }) => {
-  const peopleRoute = (url: string, summary: string, contacted?: false) =>
+  const peopleRoute = (url: string, summary: string, uncontacted: boolean) =>
     app.get(
       url,
       {
@@ -43,29 +42,25 @@ export const moreReportsRoutes: RoutePlugin = async (app, { ctx }) => {
         },
       },
       async (request, reply) => {
-        const now = ctx.clock.now();
-        const period = periodOf(request.query, now);
-        const filters = await reportFilters(ctx.db, request.auth, request.query);
-        const people = await reportPeople(
-          ctx.db,
-          filters,
-          period,
-          { contacted: contacted ?? request.query.contacted, limit: request.query.limit ?? 100 },
-          now,
+        const { period, report } = await reportPeopleAnswer(
+          ctx,
+          request.auth,
+          request.query,
+          uncontacted,
         );
-        if (request.query.format !== 'csv')
-          return { since: period.since, until: period.until, people };
-        return sendCsv(reply, url.split('/').pop()!, period, columns(ReportPerson), people);
+        if (request.query.format !== 'csv') return report;
+        return sendCsv(reply, url.split('/').pop()!, period, columns(ReportPerson), report.people);
       },
     );
   peopleRoute(
     '/v1/reports/people',
     'The new leads behind a figure (agent, source, contacted or not), oldest first',
+    false,
   );
   peopleRoute(
     '/v1/reports/uncontacted',
     'New leads nobody has contacted yet, oldest first, with how long they have waited',
-    false,
+    true,
   );
 
   app.get(
@@ -80,8 +75,7 @@ export const moreReportsRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request, reply) => {
-      const period = periodOf(request.query, ctx.clock.now());
-      const report = await pipelineReport(ctx.db, request.auth, period, request.query.pipelineId);
+      const { period, report } = await pipelineAnswer(ctx, request.auth, request.query);
       if (request.query.format !== 'csv') return report;
       return sendCsv(reply, 'pipeline', period, columns(StageTotals), report.stages);
     },

@@ -2,8 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { RoutePlugin } from '../platform/http/route-types.js';
 import { responses } from '../platform/http/schemas.js';
 import { sendCsv } from './reports.csv.js';
-import { reportFilters } from './reports.filters.js';
-import { periodOf } from './reports.period.js';
 import {
   AgentActivityQuery,
   AgentActivityReport,
@@ -12,7 +10,7 @@ import {
   LeadSourcesQuery,
   LeadSourcesReport,
 } from './reports.schemas.js';
-import { agentActivity, leadSources } from './reports.service.js';
+import { agentActivityAnswer, leadSourcesAnswer } from './reports.answers.js';
 
 const tags = ['reports'];
 const csvOrJson = (schema: Parameters<typeof responses>[0][number]) =>
@@ -36,9 +34,7 @@ export const reportsRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request, reply) => {
-      const period = periodOf(request.query, ctx.clock.now());
-      const filters = await reportFilters(ctx.db, request.auth, request.query);
-      const report = await agentActivity(ctx.db, filters, period);
+      const { period, report } = await agentActivityAnswer(ctx, request.auth, request.query);
       if (request.query.format !== 'csv') return report;
       return sendCsv(reply, 'agent-activity', period, columnsOf(AgentActivityRow), report.agents);
     },
@@ -55,9 +51,7 @@ export const reportsRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request, reply) => {
-      const period = periodOf(request.query, ctx.clock.now());
-      const filters = await reportFilters(ctx.db, request.auth, request.query);
-      const report = await leadSources(ctx.db, filters, period);
+      const { period, report } = await leadSourcesAnswer(ctx, request.auth, request.query);
       if (request.query.format !== 'csv') return report;
       return sendCsv(reply, 'lead-sources', period, columnsOf(LeadSourceRow), report.sources);
     },

@@ -1,9 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import type { AppContext } from '../platform/context.js';
 import type { DB, DbOrTrx, Trx } from '../platform/db/database.js';
 import type { AuthUser } from '../platform/http/auth-user.js';
-import { type Page, paginate, readPage } from '../platform/http/pagination.js';
+import { type Page, type ListRequest, paginate, readPage } from '../platform/http/pagination.js';
 import { onlyVisiblePeople } from '../access/visibility.js';
 import { touchLastActivity } from '../contacts/people/people.activity.js';
 import type { EventName } from '../accounts/webhooks/event-names.js';
@@ -100,7 +99,7 @@ export function personRecords<T extends PersonRecordTable>(kind: PersonRecordKin
 
     /** One page of `query` (the caller's visible records, filtered), in the order `?sort=` asks. */
     page(
-      request: FastifyRequest,
+      request: ListRequest,
       ctx: AppContext,
       collection: string,
       query: RecordQuery<T>,

@@ -6,7 +6,6 @@ import { reusableQuery } from '../../platform/db/reusable-query.js';
 import { ApiError, unauthorized } from '../../platform/http/errors.js';
 import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
 import { findSession, requireCsrfToken, sessionIdFrom } from './sessions.js';
-import { DELEGATION_HEADER, takeGrant } from '../../platform/http/delegated-auth.js';
 
 import type { AuthUser } from '../../platform/http/auth-user.js';
 export type { AuthUser, UserRole } from '../../platform/http/auth-user.js';
@@ -28,8 +27,7 @@ declare module 'fastify' {
 }
 
 /** Reads the API key from HTTP Basic (key as user name, any password). */
-export function apiKeyFrom(request: FastifyRequest): string | null {
-  const header = request.headers.authorization;
+export function apiKeyFrom(header: string | undefined): string | null {
   if (!header) return null;
   const [scheme, value] = header.split(' ', 2);
   if (scheme?.toLowerCase() !== 'basic' || !value) return null;
@@ -148,7 +146,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   const cache = keyCacheOf(ctx);
   const cached = header === undefined ? undefined : cachedUser(cache, header, now);
   if (cached) return cached;
-  const key = apiKeyFrom(request);
+  const key = apiKeyFrom(request.headers.authorization);
   if (!key || header === undefined) {
     const scheme = request.headers.authorization?.split(' ', 1)[0];
     throw unauthorized(
@@ -179,14 +177,6 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const mode =
       request.routeOptions.config?.auth ?? (request.url.startsWith('/v1/') ? 'user' : 'none');
     if (mode !== 'user') return;
-    const grant = request.headers[DELEGATION_HEADER];
-    if (typeof grant === 'string') {
-      const user = takeGrant(grant);
-      if (!user) throw unauthorized('Invalid delegation');
-      request.auth = user;
-      request.authVia = authViaOf(request);
-      return;
-    }
     request.auth = await authenticate(ctx, request);
     request.authVia = authViaOf(request);
   });

@@ -23,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     rateLimiter: RateLimiter;
     capacityGuard: CapacityGuard;
+    /** Counts an in-process call of a /v1 route (an MCP tool's) as the request would count. */
+    chargeInProcess(call: InProcessCall): Promise<void>;
   }
 }
 
@@ -43,13 +45,43 @@ function pathOf(url: string): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
+/** A /v1 route called in this process for an authenticated caller (MCP tools call them so). */
+export interface InProcessCall {
+  method: string;
+  /** The route's path pattern, as Fastify knows it: '/v1/people/:id'. */
+  route: string;
+  /** The caller's Authorization header: the call takes from the same bucket as their requests. */
+  authorization: string;
+}
+
 /** No system named: one bucket per presented credential (its hash, never the key), else per address. */
-function credentialBucket(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (!header) return `ip:${request.ip}`;
+function credentialBucket(authorization: string | undefined, ip: string): string {
+  if (!authorization) return `ip:${ip}`;
   return createHash('sha256')
-    .update(apiKeyFrom(request) ?? header)
+    .update(apiKeyFrom(authorization) ?? authorization)
     .digest('base64url');
+}
+
+function overCapacity(guard: CapacityGuard): ApiError {
+  const seconds = guard.retryAfterSeconds();
+  return new ApiError(
+    429,
+    'OVER_CAPACITY',
+    `The service is temporarily over capacity; retry after ${seconds} seconds`,
+    undefined,
+    { 'Retry-After': String(seconds) },
+  );
+}
+
+function rateLimited(state: RateLimitState, limit: number): ApiError {
+  const seconds = retryAfterSeconds(state);
+  return new ApiError(
+    429,
+    'RATE_LIMITED',
+    `Rate limit exceeded for context '${CONTEXTS[state.context]}': ${limit} requests per ${WINDOW_SECONDS} seconds; retry after ${seconds} second${seconds === 1 ? '' : 's'}`,
+    undefined,
+    { 'Retry-After': String(seconds) },
+  );
 }
 
 function retryAfterSeconds(state: Decision): number {
@@ -94,19 +126,15 @@ export async function registerRateLimit(
   app.addHook('onClose', async () => guard.stop());
   app.addHook('onRequest', (request, _reply, done) => {
     if (!guard.overloaded || !isV1(request.url)) return done();
-    const seconds = guard.retryAfterSeconds();
-    done(
-      new ApiError(
-        429,
-        'OVER_CAPACITY',
-        `The service is temporarily over capacity; retry after ${seconds} seconds`,
-        undefined,
-        { 'Retry-After': String(seconds) },
-      ),
-    );
+    done(overCapacity(guard));
   });
 
-  if (!limiter.enforced) return;
+  if (!limiter.enforced) {
+    app.decorate('chargeInProcess', async () => {
+      if (guard.overloaded) throw overCapacity(guard);
+    });
+    return;
+  }
   limiter.start();
   const { store, usage } = limiter;
 
@@ -117,7 +145,7 @@ export async function registerRateLimit(
       out.id = name;
     } else {
       out.kind = KEY_BUCKET;
-      out.id = credentialBucket(request);
+      out.id = credentialBucket(request.headers.authorization, request.ip);
     }
     return out;
   };
@@ -140,16 +168,20 @@ export async function registerRateLimit(
       if (pending !== undefined) await pending;
     }
     if (name !== null) usage.count(name, context, !state.allowed, now);
-    if (!state.allowed) {
-      const seconds = retryAfterSeconds(state);
-      throw new ApiError(
-        429,
-        'RATE_LIMITED',
-        `Rate limit exceeded for context '${CONTEXTS[context]}': ${limit} requests per ${WINDOW_SECONDS} seconds; retry after ${seconds} second${seconds === 1 ? '' : 's'}`,
-        undefined,
-        { 'Retry-After': String(seconds) },
-      );
-    }
+    if (!state.allowed) throw rateLimited(state, limit!);
+  });
+
+  // No system is named in process: the caller's credential is the bucket, as for their requests.
+  app.decorate('chargeInProcess', async (call: InProcessCall) => {
+    if (guard.overloaded) throw overCapacity(guard);
+    const context = classify(call.method, call.route, false);
+    const limit = limiter.table.row(null, false)[context];
+    if (limit === null) return;
+    const state: RateLimitState = { context, limit, allowed: true, remaining: 0, resetMs: 0 };
+    const bucket = credentialBucket(call.authorization, '');
+    const pending = store.hit(KEY_BUCKET, bucket, context, limit, ctx.clock.now(), state);
+    if (pending !== undefined) await pending;
+    if (!state.allowed) throw rateLimited(state, limit);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

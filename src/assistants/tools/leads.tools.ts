@@ -3,10 +3,14 @@ import { EventBody } from '../../leads/events/events.schemas.js';
 import { Person } from '../../contacts/people/people.schemas.js';
 import { Deal, DealListQuery } from '../../deals/deals.schemas.js';
 import { SmartList } from '../../contacts/smartLists/smartLists.schemas.js';
+import { listRequest } from '../../platform/http/pagination.js';
+import { sendLeadEvent as recordLead } from '../../leads/events/events.answers.js';
+import { changeDeal, listDeals as dealsPage } from '../../deals/deals.answers.js';
+import { listSmartLists as smartListsPage } from '../../contacts/smartLists/smartLists.answers.js';
 import {
   adding,
+  asObject,
   defineTool,
-  type ListMetadata,
   objectOf,
   overwriting,
   pageArgs,
@@ -43,18 +47,19 @@ export const sendLeadEvent = defineTool({
     person: Type.Union([Person, Type.Null()]),
   }),
   annotations: adding,
-  async run(tool, args) {
-    const answer = await tool.answer<{ id: number; name?: string } | null>({
-      method: 'POST',
-      url: '/v1/events',
-      body: args,
-    });
-    const person = answer.body;
-    if (answer.status === 204 || !person)
+  route: { method: 'POST', url: '/v1/events' },
+  async run({ ctx, auth }, args) {
+    const answer = await recordLead(ctx, auth, args, null);
+    if (answer.status === 204)
       return {
         text: 'The lead flow of this source archives its leads: nothing was created',
         structured: { outcome: 'archived', person: null },
       };
+    // A person the caller may not see is answered with their id only.
+    const person =
+      'document' in answer
+        ? asObject<{ id: number; name?: string }>(answer.document)
+        : { id: answer.personId };
     const outcome = answer.status === 201 ? 'created' : 'updated';
     return {
       text: `Lead recorded on person ${person.id}${person.name ? ` (${person.name})` : ''}`,
@@ -74,13 +79,11 @@ export const listDeals = defineTool({
   }),
   output: objectOf({ deals: Type.Array(Deal), ...pageFields }),
   annotations: reading,
-  async run(tool, args) {
+  route: { method: 'GET', url: '/v1/deals' },
+  async run({ ctx, auth }, args) {
     const { limit: _limit, cursor: _cursor, ...filters } = args;
-    const page = await tool.rest<{ _metadata: ListMetadata; deals: DealOut[] }>({
-      method: 'GET',
-      url: '/v1/deals',
-      query: { ...filters, ...pageQuery(args) },
-    });
+    const query = { ...filters, ...pageQuery(args) };
+    const page = await dealsPage(ctx, auth, listRequest('/v1/deals', query), query);
     const shown = page.deals.map(describeDeal).join('; ');
     return {
       text: `${page._metadata.total} deals${shown ? `: ${shown}` : ''}`,
@@ -101,12 +104,9 @@ export const moveDeal = defineTool({
   }),
   output: objectOf({ deal: Deal }),
   annotations: overwriting,
-  async run(tool, { dealId, stageId }) {
-    const deal = await tool.rest<DealOut>({
-      method: 'PUT',
-      url: `/v1/deals/${dealId}`,
-      body: { stageId },
-    });
+  route: { method: 'PUT', url: '/v1/deals/:id' },
+  async run({ ctx, auth }, { dealId, stageId }) {
+    const deal = await changeDeal(ctx, auth, dealId, { stageId });
     return { text: `Moved ${describeDeal(deal)}`, structured: { deal } };
   },
 });
@@ -119,12 +119,10 @@ export const listSmartLists = defineTool({
   input: objectOf({ ...pageArgs }),
   output: objectOf({ smartLists: Type.Array(SmartList), ...pageFields }),
   annotations: reading,
-  async run(tool, args) {
-    const page = await tool.rest<{ _metadata: ListMetadata; smartlists: { name: string }[] }>({
-      method: 'GET',
-      url: '/v1/smartLists',
-      query: pageQuery(args),
-    });
+  route: { method: 'GET', url: '/v1/smartLists' },
+  async run({ ctx, auth }, args) {
+    const query = pageQuery(args);
+    const page = await smartListsPage(ctx, auth, listRequest('/v1/smartLists', query), query);
     return {
       text: `${page._metadata.total} smart lists: ${page.smartlists.map((l) => l.name).join('; ')}`,
       structured: { smartLists: page.smartlists, ...pageOf(page._metadata) },

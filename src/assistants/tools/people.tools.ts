@@ -4,8 +4,20 @@ import { Note } from '../../timeline/notes/notes.schemas.js';
 import { Call } from '../../timeline/calls/calls.schemas.js';
 import { Task } from '../../timeline/tasks/tasks.schemas.js';
 import { LeadEvent } from '../../leads/events/events.schemas.js';
+import { listRequest } from '../../platform/http/pagination.js';
+import {
+  createPersonAnswer,
+  listPeople,
+  personAnswer,
+  updatePersonAnswer,
+} from '../../contacts/people/people.answers.js';
+import { listNotes } from '../../timeline/notes/notes.answers.js';
+import { listCalls } from '../../timeline/calls/calls.answers.js';
+import { listTasks } from '../../timeline/tasks/tasks.answers.js';
+import { listPersonEvents } from '../../leads/events/events.answers.js';
 import {
   adding,
+  asObject,
   defineTool,
   type ListMetadata,
   objectOf,
@@ -39,12 +51,12 @@ export const searchPeople = defineTool({
   }),
   output: objectOf({ people: Type.Array(Person), ...pageFields }),
   annotations: reading,
-  async run(tool, args) {
-    const page = await tool.rest<{ _metadata: ListMetadata; people: PersonOut[] }>({
-      method: 'GET',
-      url: '/v1/people',
-      query: { q: args.query, fields: SUMMARY_FIELDS, ...pageQuery(args) },
-    });
+  route: { method: 'GET', url: '/v1/people' },
+  async run({ ctx, auth }, args) {
+    const query = { q: args.query, fields: SUMMARY_FIELDS, ...pageQuery(args) };
+    const page = asObject<{ _metadata: ListMetadata; people: PersonOut[] }>(
+      await listPeople(ctx, auth, listRequest('/v1/people', query), query),
+    );
     const shown = page.people.map(describe).join('; ');
     return {
       text: `${page._metadata.total} match "${args.query}"${shown ? `: ${shown}` : ''}`,
@@ -67,22 +79,17 @@ export const getPerson = defineTool({
     recentEvents: Type.Array(LeadEvent),
   }),
   annotations: reading,
-  async run(tool, { personId }) {
-    const person = await tool.rest<PersonOut>({ method: 'GET', url: `/v1/people/${personId}` });
+  route: { method: 'GET', url: '/v1/people/:id' },
+  async run({ ctx, auth }, { personId }) {
+    const person = asObject<PersonOut>(await personAnswer(ctx, auth, personId));
     const recent = { personId, limit: RECENT };
+    const open = { ...recent, isCompleted: false };
+    const latest = { limit: RECENT };
     const [notes, calls, tasks, events] = await Promise.all([
-      tool.rest<{ notes: unknown[] }>({ method: 'GET', url: '/v1/notes', query: recent }),
-      tool.rest<{ calls: unknown[] }>({ method: 'GET', url: '/v1/calls', query: recent }),
-      tool.rest<{ tasks: unknown[] }>({
-        method: 'GET',
-        url: '/v1/tasks',
-        query: { ...recent, isCompleted: false },
-      }),
-      tool.rest<{ events: unknown[] }>({
-        method: 'GET',
-        url: `/v1/events/${personId}`,
-        query: { limit: RECENT },
-      }),
+      listNotes(ctx, auth, listRequest('/v1/notes', recent), recent),
+      listCalls(ctx, auth, listRequest('/v1/calls', recent), recent),
+      listTasks(ctx, auth, listRequest('/v1/tasks', open), open),
+      listPersonEvents(ctx, auth, listRequest(`/v1/events/${personId}`, latest), personId, latest),
     ]);
     return {
       text:
@@ -107,8 +114,10 @@ export const createPerson = defineTool({
   input: PersonInput,
   output: objectOf({ person: Person }),
   annotations: adding,
-  async run(tool, args) {
-    const person = await tool.rest<PersonOut>({ method: 'POST', url: '/v1/people', body: args });
+  route: { method: 'POST', url: '/v1/people' },
+  async run({ ctx, auth }, args) {
+    const { document } = await createPersonAnswer(ctx, auth, args, {});
+    const person = asObject<PersonOut>(document);
     return { text: `Created ${describe(person)}`, structured: { person } };
   },
 });
@@ -123,12 +132,10 @@ export const updatePerson = defineTool({
   }),
   output: objectOf({ person: Person }),
   annotations: overwriting,
-  async run(tool, { personId, confirm: _confirm, ...changes }) {
-    const person = await tool.rest<PersonOut>({
-      method: 'PUT',
-      url: `/v1/people/${personId}`,
-      body: changes,
-    });
+  route: { method: 'PUT', url: '/v1/people/:id' },
+  async run({ ctx, auth }, { personId, confirm: _confirm, ...changes }) {
+    const document = await updatePersonAnswer(ctx, auth, personId, changes, undefined);
+    const person = asObject<PersonOut>(document);
     return { text: `Updated ${describe(person)}`, structured: { person } };
   },
 });

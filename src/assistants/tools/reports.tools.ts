@@ -9,15 +9,44 @@ import {
   ReportPeople,
   ReportPeopleQuery,
 } from '../../reports/reports.schemas.js';
+import type { AppContext } from '../../platform/context.js';
+import type { AuthUser } from '../../platform/http/auth-user.js';
+import {
+  agentActivityAnswer,
+  leadSourcesAnswer,
+  pipelineAnswer,
+  reportPeopleAnswer,
+} from '../../reports/reports.answers.js';
 import { defineTool, objectOf, reading } from './tool.js';
 
-/** Each report: the REST route it runs and the arguments that route takes (format is JSON here). */
+type Answer = (ctx: AppContext, auth: AuthUser, q: never) => Promise<{ report: object }>;
+
+/**
+ * Each report: its REST route, the arguments that route takes (format is JSON here) and what the
+ * route answers.
+ */
 const REPORTS = {
-  agentActivity: { url: '/v1/reports/agentActivity', query: AgentActivityQuery },
-  leadSources: { url: '/v1/reports/leadSources', query: LeadSourcesQuery },
-  people: { url: '/v1/reports/people', query: ReportPeopleQuery },
-  uncontacted: { url: '/v1/reports/uncontacted', query: ReportPeopleQuery },
-  pipeline: { url: '/v1/reports/pipeline', query: PipelineQuery },
+  agentActivity: {
+    url: '/v1/reports/agentActivity',
+    query: AgentActivityQuery,
+    answer: agentActivityAnswer as Answer,
+  },
+  leadSources: {
+    url: '/v1/reports/leadSources',
+    query: LeadSourcesQuery,
+    answer: leadSourcesAnswer as Answer,
+  },
+  people: {
+    url: '/v1/reports/people',
+    query: ReportPeopleQuery,
+    answer: ((ctx, auth, q) => reportPeopleAnswer(ctx, auth, q, false)) as Answer,
+  },
+  uncontacted: {
+    url: '/v1/reports/uncontacted',
+    query: ReportPeopleQuery,
+    answer: ((ctx, auth, q) => reportPeopleAnswer(ctx, auth, q, true)) as Answer,
+  },
+  pipeline: { url: '/v1/reports/pipeline', query: PipelineQuery, answer: pipelineAnswer as Answer },
 } as const;
 type ReportName = keyof typeof REPORTS;
 
@@ -135,15 +164,13 @@ export const runReport = defineTool({
     expectedByMonth: Type.Optional(PipelineReport.properties.expectedByMonth),
   }),
   annotations: reading,
+  route: (args) => ({ method: 'GET', url: REPORTS[args.report].url }),
   refuse: (args) => unusedArgument(args.report, args),
-  async run(tool, args) {
+  async run({ ctx, auth }, args) {
     const { report, ...query } = args;
     const paged = report === 'people' || report === 'uncontacted';
-    const body = await tool.rest<AnyReport>({
-      method: 'GET',
-      url: REPORTS[report].url,
-      query: paged ? { ...query, limit: query.limit ?? 10 } : query,
-    });
+    const q = paged ? { ...query, limit: query.limit ?? 10 } : query;
+    const body = (await REPORTS[report].answer(ctx, auth, q as never)).report as AnyReport;
     return { text: summary(report, body), structured: { report, ...body } };
   },
 });

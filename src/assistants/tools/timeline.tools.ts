@@ -2,10 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { Note, NoteCreateBody } from '../../timeline/notes/notes.schemas.js';
 import { Call, CallBody } from '../../timeline/calls/calls.schemas.js';
 import { Task, TaskCreateBody, TaskListQuery } from '../../timeline/tasks/tasks.schemas.js';
+import { listRequest } from '../../platform/http/pagination.js';
+import { addNote as storeNote } from '../../timeline/notes/notes.answers.js';
+import { logCall as storeCall } from '../../timeline/calls/calls.answers.js';
+import { addTask, changeTask, listTasks as tasksPage } from '../../timeline/tasks/tasks.answers.js';
 import {
   adding,
   defineTool,
-  type ListMetadata,
   objectOf,
   pageArgs,
   pageFields,
@@ -35,8 +38,9 @@ export const addNote = defineTool({
   }),
   output: objectOf({ note: Note }),
   annotations: adding,
-  async run(tool, args) {
-    const note = await tool.rest<{ id: number }>({ method: 'POST', url: '/v1/notes', body: args });
+  route: { method: 'POST', url: '/v1/notes' },
+  async run({ ctx, auth }, args) {
+    const note = await storeNote(ctx, auth, args);
     return { text: `Added note ${note.id} to person ${args.personId}`, structured: { note } };
   },
 });
@@ -55,8 +59,9 @@ export const logCall = defineTool({
   ),
   output: objectOf({ call: Call }),
   annotations: adding,
-  async run(tool, args) {
-    const call = await tool.rest<{ id: number }>({ method: 'POST', url: '/v1/calls', body: args });
+  route: { method: 'POST', url: '/v1/calls' },
+  async run({ ctx, auth }, args) {
+    const call = await storeCall(ctx, auth, args, '');
     return { text: `Logged call ${call.id} with person ${args.personId}`, structured: { call } };
   },
 });
@@ -70,8 +75,9 @@ export const createTask = defineTool({
   }),
   output: objectOf({ task: Task }),
   annotations: adding,
-  async run(tool, args) {
-    const task = await tool.rest<TaskOut>({ method: 'POST', url: '/v1/tasks', body: args });
+  route: { method: 'POST', url: '/v1/tasks' },
+  async run({ ctx, auth }, args) {
+    const task = await addTask(ctx, auth, args);
     return { text: `Created ${describeTask(task)}`, structured: { task } };
   },
 });
@@ -90,18 +96,16 @@ export const listTasks = defineTool({
   }),
   output: objectOf({ tasks: Type.Array(Task), ...pageFields }),
   annotations: reading,
-  async run(tool, args) {
-    const page = await tool.rest<{ _metadata: ListMetadata; tasks: TaskOut[] }>({
-      method: 'GET',
-      url: '/v1/tasks',
-      query: {
-        due: args.due,
-        personId: args.personId,
-        assignedUserId: args.mine === false ? undefined : tool.caller.auth.userId,
-        isCompleted: args.includeCompleted ? undefined : false,
-        ...pageQuery(args),
-      },
-    });
+  route: { method: 'GET', url: '/v1/tasks' },
+  async run({ ctx, auth }, args) {
+    const query = {
+      due: args.due,
+      personId: args.personId,
+      assignedUserId: args.mine === false ? undefined : auth.userId,
+      isCompleted: args.includeCompleted ? undefined : false,
+      ...pageQuery(args),
+    };
+    const page = await tasksPage(ctx, auth, listRequest('/v1/tasks', query), query);
     const shown = page.tasks.map(describeTask).join('; ');
     return {
       text: `${page._metadata.total} tasks${shown ? `: ${shown}` : ''}`,
@@ -117,12 +121,9 @@ export const completeTask = defineTool({
   input: objectOf({ taskId: Type.Integer({ minimum: 1, description: 'See list_tasks' }) }),
   output: objectOf({ task: Task }),
   annotations: { ...adding, idempotentHint: true },
-  async run(tool, { taskId }) {
-    const task = await tool.rest<TaskOut>({
-      method: 'PUT',
-      url: `/v1/tasks/${taskId}`,
-      body: { isCompleted: true },
-    });
+  route: { method: 'PUT', url: '/v1/tasks/:id' },
+  async run({ ctx, auth }, { taskId }) {
+    const task = await changeTask(ctx, auth, taskId, { isCompleted: true });
     return { text: `Completed ${describeTask(task)}`, structured: { task } };
   },
 });

@@ -1,14 +1,23 @@
 import { type Static, type TObject, type TProperties, Type } from '@sinclair/typebox';
-import type { McpCaller } from '../caller.js';
-import type { RestCall } from '../rest.js';
+import type { AppContext } from '../../platform/context.js';
+import type { AuthUser } from '../../platform/http/auth-user.js';
 
-/** What a tool runs with: the REST routes, called as the caller. */
+/**
+ * What a tool runs with: the services behind the REST routes, called as the caller. They hold the
+ * visibility rules, role checks and webhook events; runTool counts the call against the caller's
+ * rate limit as its REST route would be counted.
+ */
 export interface ToolContext {
-  caller: McpCaller;
-  /** The answer's body (an error answer throws RestError). */
-  rest<T>(call: RestCall): Promise<T>;
-  /** The answer's status too. */
-  answer<T>(call: RestCall): Promise<{ status: number; body: T }>;
+  ctx: AppContext;
+  /** The user the assistant acts for. */
+  auth: AuthUser;
+}
+
+/** The REST route a tool stands for: its rate-limit context counts every call of the tool. */
+export interface RestTwin {
+  method: 'GET' | 'POST' | 'PUT';
+  /** The route's path pattern: '/v1/people/:id'. */
+  url: string;
 }
 
 export interface ToolResult {
@@ -33,6 +42,8 @@ export interface Tool<Input extends TObject = TObject> {
   input: Input;
   output: TObject;
   annotations: ToolAnnotations;
+  /** Its REST route, or the route its arguments choose (run_report's report). */
+  route: RestTwin | ((args: Static<Input>) => RestTwin);
   /** Why these (schema-valid) arguments cannot work together, or null: checked before run. */
   refuse?(args: Static<Input>): string | null;
   run(tool: ToolContext, args: Static<Input>): Promise<ToolResult>;
@@ -76,6 +87,10 @@ export const pageFields = {
     description: 'Pass as cursor for the next page; null on the last page',
   }),
 };
+
+/** A person's document is JSON text written by the database (people.answers.ts): as an object. */
+export const asObject = <T>(answer: string | object): T =>
+  (typeof answer === 'string' ? JSON.parse(answer) : answer) as T;
 
 /** The REST list envelope's _metadata. */
 export interface ListMetadata {

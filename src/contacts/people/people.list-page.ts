@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import type { CompiledQuery, SelectQueryBuilder } from 'kysely';
 import type { DB, DbOrTrx } from '../../platform/db/database.js';
 import type { DialectName } from '../../platform/db/dialect.js';
@@ -16,6 +15,7 @@ import {
   pageQueries,
   paginate,
   readPage,
+  type ListRequest,
   requestedIds,
   type SortKey,
 } from '../../platform/http/pagination.js';
@@ -78,7 +78,7 @@ export interface WalkPageOptions {
  * size and offset, id count); every value is a parameter. Null when the list needs another plan.
  */
 export async function walkPage(
-  request: FastifyRequest,
+  request: ListRequest,
   auth: AuthUser,
   q: ListQuery,
   options: WalkPageOptions,
@@ -165,7 +165,7 @@ type PeopleFilters = Awaited<ReturnType<typeof withSmartList>>;
  */
 export async function peoplePage(
   ctx: AppContext,
-  request: FastifyRequest,
+  request: ListRequest & { auth: AuthUser },
   filters: PeopleFilters,
   { db, deadline }: { db: DbOrTrx; deadline: number },
   selection: FieldSelection | null,

@@ -1,12 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RoutePlugin } from '../../platform/http/route-types.js';
-import type { AppContext } from '../../platform/context.js';
-import { badRequest, notFound } from '../../platform/http/errors.js';
+import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import type { RoutePlugin } from '../../platform/http/route-types.js';
+import { badRequest } from '../../platform/http/errors.js';
 import { IdParams, JSON_TYPE, responses, toBool } from '../../platform/http/schemas.js';
 import { ListEnvelope } from '../../platform/http/pagination.js';
-import { loadDefinitions } from '../customFields/customFields.values.js';
-import { isoSeconds } from '../../platform/time.js';
 import {
   CheckDuplicateQuery,
   CheckDuplicateResult,
@@ -18,65 +15,24 @@ import {
   PersonGetQuery,
   PersonUpdateQuery,
 } from './people.schemas.js';
-import {
-  type FieldSelection,
-  type PersonRow,
-  presentPerson,
-  STANDARD_FIELDS,
-} from './people.presenter.js';
 import { findMatchingPerson } from './people.matching.js';
-import { historicalCreatedAt } from './people.input.js';
-import { findPersonInAccount, findPersonDocument, findVisiblePerson } from './people.repo.js';
-import { createOrMergePerson, removeVisiblePerson, updateVisiblePerson } from './people.service.js';
-import { peoplePage } from './people.list-page.js';
+import { findPersonInAccount, findVisiblePerson } from './people.repo.js';
+import { removeVisiblePerson } from './people.service.js';
+import {
+  createPersonAnswer,
+  listPeople,
+  personAnswer,
+  updatePersonAnswer,
+} from './people.answers.js';
 import { assertGate, Gate } from '../../access/gates.js';
-import { withSmartList } from '../smartLists/smartLists.filters.js';
-import { underListBudget } from '../../platform/db/query-budget.js';
 
 const tags = ['people'];
 
-/** Reads `fields`: absent → the standard fields; `allFields` → those plus custom fields; a list → just those. */
-async function fieldSelection(
-  ctx: AppContext,
-  accountId: number,
-  fields: string | undefined,
-): Promise<FieldSelection> {
-  if (!fields) return { only: null, customFields: [] };
-  const names = fields
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  const all = names.includes('allFields');
-  const definitions = await loadDefinitions(ctx.db, accountId, 'person');
-  if (all) return { only: null, customFields: definitions };
-  const known = new Set<string>([...STANDARD_FIELDS, ...definitions.map((d) => d.name)]);
-  const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length) throw badRequest(`Unknown field(s) in 'fields': ${unknown.join(', ')}`);
-  return {
-    only: new Set(['id', ...names]),
-    customFields: definitions.filter((d) => names.includes(d.name)),
-  };
-}
-
-async function loadVisible(
-  ctx: AppContext,
-  request: FastifyRequest,
-  id: number,
-): Promise<PersonRow> {
-  const row = await findVisiblePerson(ctx.db, request.auth, id);
-  if (!row) throw notFound(`Person ${id}`);
-  return row;
-}
-
 export const peopleRoutes: RoutePlugin = async (app, { ctx }) => {
-  const { db, config } = ctx;
-  const now = () => isoSeconds(ctx.clock.now());
-  /** The person just written, as GET would show them (the caller's transaction has committed). */
-  const respondWith = async (request: FastifyRequest, reply: FastifyReply, id: number) => {
-    const document = await findPersonDocument(db, ctx.dialect, request.auth.accountId, id);
-    if (document === undefined) throw notFound(`Person ${id}`); // deleted by another request meanwhile
-    return reply.type(JSON_TYPE).send(document);
-  };
+  const { db } = ctx;
+  /** Sends a person's document (JSON text) as it is, or serialises the presented fields. */
+  const send = (reply: FastifyReply, answer: string | object) =>
+    typeof answer === 'string' ? reply.type(JSON_TYPE).send(answer) : answer;
 
   app.get(
     '/v1/people',
@@ -88,22 +44,8 @@ export const peopleRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('people', Person) }),
       },
     },
-    async (request, reply) => {
-      // nextLink repeats the request's own query, smartListId included, so later pages apply the list again.
-      const filters = await withSmartList(db, request.auth, request.query);
-      const selection = request.query.fields
-        ? await fieldSelection(ctx, request.auth.accountId, request.query.fields)
-        : null;
-      const page = await underListBudget(
-        db,
-        ctx.dialect,
-        config.listQueryBudgetMs,
-        (listDb, deadline) =>
-          peoplePage(ctx, request, filters, { db: listDb, deadline }, selection),
-      );
-      if (!selection) return reply.type(JSON_TYPE).send(page);
-      return page;
-    },
+    async (request, reply) =>
+      send(reply, await listPeople(ctx, request.auth, request, request.query)),
   );
 
   app.get(
@@ -150,24 +92,8 @@ export const peopleRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: Person }),
       },
     },
-    async (request, reply) => {
-      if (!request.query.fields) {
-        const document = await findPersonDocument(
-          db,
-          ctx.dialect,
-          request.auth.accountId,
-          request.params.id,
-          request.auth,
-        );
-        if (document === undefined) throw notFound(`Person ${request.params.id}`);
-        return reply.type(JSON_TYPE).send(document);
-      }
-      const row = await loadVisible(ctx, request, request.params.id);
-      return presentPerson(
-        row,
-        await fieldSelection(ctx, request.auth.accountId, request.query.fields),
-      );
-    },
+    async (request, reply) =>
+      send(reply, await personAnswer(ctx, request.auth, request.params.id, request.query.fields)),
   );
 
   app.post(
@@ -182,14 +108,13 @@ export const peopleRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request, reply) => {
-      const { createdAt, ...body } = request.body ?? {};
-      const result = await createOrMergePerson(db, request.auth, body, {
-        deduplicate: toBool(request.query.deduplicate) ?? false,
-        at: now(),
-        createdAt:
-          createdAt === undefined ? undefined : historicalCreatedAt(createdAt, ctx.clock.now()),
-      });
-      return respondWith(request, reply.code(result.created ? 201 : 200), result.id);
+      const { created, document } = await createPersonAnswer(
+        ctx,
+        request.auth,
+        request.body ?? {},
+        request.query,
+      );
+      return send(reply.code(created ? 201 : 200), document);
     },
   );
 
@@ -207,13 +132,9 @@ export const peopleRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request, reply) => {
-      const id = request.params.id;
-      await updateVisiblePerson(db, request.auth, id, request.body ?? {}, {
-        mergeTags: toBool(request.query.mergeTags),
-        at: now,
-        ctx,
-      });
-      return respondWith(request, reply, id);
+      const { auth, params, body, query } = request;
+      const mergeTags = toBool(query.mergeTags);
+      return send(reply, await updatePersonAnswer(ctx, auth, params.id, body ?? {}, mergeTags));
     },
   );
 

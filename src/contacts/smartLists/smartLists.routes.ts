@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RoutePlugin } from '../../platform/http/route-types.js';
 import { badRequest, notFound } from '../../platform/http/errors.js';
 import { IdParams, responses, toBool } from '../../platform/http/schemas.js';
-import { ListEnvelope, paginate, readPage, readSort } from '../../platform/http/pagination.js';
+import { ListEnvelope } from '../../platform/http/pagination.js';
 import { isoSeconds } from '../../platform/time.js';
 import {
   SmartList,
@@ -11,8 +11,9 @@ import {
   SmartListListQuery,
   SmartListUpdateBody,
 } from './smartLists.schemas.js';
-import { findVisibleSmartList, type SmartListRow, smartListsListQuery } from './smartLists.repo.js';
+import { findVisibleSmartList } from './smartLists.repo.js';
 import { changeSmartList, createSmartList, removeSmartList } from './smartLists.service.js';
+import { listSmartLists } from './smartLists.answers.js';
 import { containsNul } from '../../platform/http/body.js';
 import { presentSmartList } from './smartLists.presenter.js';
 import { filtersToStore } from './smartLists.filters.js';
@@ -60,26 +61,7 @@ export const smartListsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('smartlists', SmartList) }),
       },
     },
-    async (request) => {
-      const q = request.query;
-      const filters = { name: q.name, userId: q.userId, isShared: toBool(q.isShared) };
-      const page = await paginate<SmartListRow>(request, {
-        collection: 'smartlists',
-        query: smartListsListQuery(db, request.auth, filters),
-        page: readPage(q),
-        sort: readSort(
-          q.sort,
-          { name: 'name', created: 'created_at', updated: 'updated_at' },
-          'id',
-        ),
-        idExpression: 'id',
-        publicUrl: ctx.config.publicUrl,
-      });
-      return {
-        _metadata: page.metadata,
-        smartlists: page.rows.map((row) => presentSmartList(row)),
-      };
-    },
+    async (request) => listSmartLists(ctx, request.auth, request, request.query),
   );
 
   app.get(

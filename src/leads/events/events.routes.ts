@@ -4,8 +4,6 @@ import type { RoutePlugin } from '../../platform/http/route-types.js';
 import { badRequest } from '../../platform/http/errors.js';
 import { JSON_TYPE, responses } from '../../platform/http/schemas.js';
 import { ListEnvelope, paginate, readPage, readSort } from '../../platform/http/pagination.js';
-import { assertPersonVisible } from '../../access/visibility.js';
-import { findPersonDocument } from '../../contacts/people/people.repo.js';
 import { Person } from '../../contacts/people/people.schemas.js';
 import {
   EventBody,
@@ -15,8 +13,8 @@ import {
   PersonIdParams,
 } from './events.schemas.js';
 import { type LeadEventRow, presentEvent } from './events.presenter.js';
-import { EVENT_SORTS, eventsList, personEventsList } from './events.lists.js';
-import { ingestEvent } from './events.service.js';
+import { EVENT_SORTS, eventsList } from './events.lists.js';
+import { listPersonEvents, sendLeadEvent } from './events.answers.js';
 
 const tags = ['events'];
 export const eventsRoutes: RoutePlugin = async (app, { ctx }) => {
@@ -36,18 +34,10 @@ export const eventsRoutes: RoutePlugin = async (app, { ctx }) => {
     async (request, reply) => {
       if (!request.body)
         throw badRequest('Request body is empty; send a lead event as a JSON object');
-      const outcome = await ingestEvent(ctx, request.auth, request.body, request.system.name);
-      if (outcome.status === 204) return reply.code(204).send(null);
-      const document = await findPersonDocument(
-        db,
-        ctx.dialect,
-        request.auth.accountId,
-        outcome.personId,
-        request.auth,
-      );
-      // A lead matched to a person the caller may not see is still recorded; only the id is returned.
-      if (document === undefined) return reply.code(outcome.status).send({ id: outcome.personId });
-      return reply.code(outcome.status).type(JSON_TYPE).send(document);
+      const answer = await sendLeadEvent(ctx, request.auth, request.body, request.system.name);
+      if (answer.status === 204) return reply.code(204).send(null);
+      if ('personId' in answer) return reply.code(answer.status).send({ id: answer.personId });
+      return reply.code(answer.status).type(JSON_TYPE).send(answer.document);
     },
   );
 
@@ -87,19 +77,7 @@ export const eventsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('events', LeadEvent) }),
       },
     },
-    async (request) => {
-      const q = request.query;
-      const { auth, params } = request;
-      await assertPersonVisible(db, auth, params.personId);
-      const page = await paginate<LeadEventRow>(request, {
-        collection: 'events',
-        query: personEventsList(db, auth.accountId, params.personId, q),
-        page: readPage(q),
-        sort: readSort(q.sort, EVENT_SORTS, 'lead_events.id'),
-        idExpression: 'lead_events.id',
-        publicUrl: ctx.config.publicUrl,
-      });
-      return { _metadata: page.metadata, events: page.rows.map(presentEvent) };
-    },
+    async (request) =>
+      listPersonEvents(ctx, request.auth, request, request.params.personId, request.query),
   );
 };

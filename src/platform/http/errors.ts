@@ -153,7 +153,8 @@ function dataExceptionMessage(error: unknown): string | null {
   }
 }
 
-function toApiError(error: FastifyError): ApiError | null {
+/** The API error a thrown error stands for (a 4xx), or null for a fault of ours (a 500). */
+export function toApiError(error: FastifyError): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation) return validationError(error);
   switch (error.code) {

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
 import { type Cursor, decodeCursor, encodeCursor } from './cursor.js';
 import type { DbOrTrx } from '../db/database.js';
@@ -207,12 +206,30 @@ export function pageQueries(options: PageQueryOptions) {
 }
 
 /**
+ * Where a page was asked for: its address (nextLink repeats it) and its parsed query (`?id=`).
+ * A Fastify request is one; an MCP tool names the REST address it stands for.
+ */
+export interface ListRequest {
+  url: string;
+  query: unknown;
+}
+
+/** A ListRequest for `path` with these query values (the undefined ones left out). */
+export function listRequest(path: string, query: Record<string, unknown>): ListRequest {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) params.set(name, String(value));
+  const search = params.toString();
+  return { url: search ? `${path}?${search}` : path, query };
+}
+
+/**
  * Runs a filtered query one page at a time. Keyset cursors make deep pages cheap and stay correct
  * while records are inserted or deleted between pages: the cursor names the last (sort value, id)
  * seen, so no record that existed throughout is skipped or repeated.
  */
 export async function paginate<Row extends { id: number }>(
-  request: FastifyRequest,
+  request: ListRequest,
   options: Omit<PageQueryOptions, 'ids'> & { collection: string; publicUrl: string },
 ): Promise<Page<Row>> {
   const { page } = options;
@@ -240,14 +257,14 @@ export async function paginate<Row extends { id: number }>(
 }
 
 /** Every list answers ?id=1,2 (webhook `uri` addresses point at it): the ids, or null. */
-export function requestedIds(request: FastifyRequest): number[] | null {
+export function requestedIds(request: ListRequest): number[] | null {
   const idFilter = (request.query as { id?: unknown } | undefined)?.id;
   return typeof idFilter === 'string' ? readIdList(idFilter) : null;
 }
 
 /** A page from the rows read (one more than the page when another follows) and the total. */
 export function pageOf<Row extends { id: number }>(
-  request: FastifyRequest,
+  request: ListRequest,
   options: Pick<PageQueryOptions, 'page' | 'sort' | 'idExpression' | 'db'> & {
     collection: string;
     publicUrl: string;
@@ -289,7 +306,7 @@ export function envelopeJson(collection: string, metadata: Metadata, documents: 
   return `{"_metadata":${JSON.stringify(metadata)},${JSON.stringify(collection)}:[${documents.join(',')}]}`;
 }
 
-function nextLink(request: FastifyRequest, publicUrl: string, next: string): string {
+function nextLink(request: ListRequest, publicUrl: string, next: string): string {
   const url = new URL(request.url, 'http://placeholder');
   url.searchParams.delete('offset');
   url.searchParams.set('next', next);

@@ -4,7 +4,8 @@ import type { RoutePlugin } from '../../platform/http/route-types.js';
 import { IdParams, responses } from '../../platform/http/schemas.js';
 import { ListEnvelope } from '../../platform/http/pagination.js';
 import { presentCall } from './calls.presenter.js';
-import { calls, callsList, changedCallValues, newCallValues } from './calls.repo.js';
+import { calls, changedCallValues } from './calls.repo.js';
+import { listCalls, logCall } from './calls.answers.js';
 import { Call, CallBody, CallListQuery } from './calls.schemas.js';
 
 const tags = ['calls'];
@@ -22,11 +23,7 @@ export const callsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('calls', Call) }),
       },
     },
-    async (request) => {
-      const query = callsList(db, request.auth, request.query);
-      const page = await calls.page(request, ctx, 'calls', query, request.query);
-      return { _metadata: page.metadata, calls: page.rows.map(presentCall) };
-    },
+    async (request) => listCalls(ctx, request.auth, request, request.query),
   );
 
   app.get(
@@ -52,17 +49,10 @@ export const callsRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 201: Call }),
       },
     },
-    async (request, reply) => {
-      const auth = request.auth;
-      const system = request.system?.name ?? '';
-      const id = await calls.create(
-        ctx,
-        auth,
-        (trx) => newCallValues(trx, auth, request.body, system),
-        { touchesPerson: true, contactsPerson: true },
-      );
-      return reply.code(201).send(presentCall(await calls.get(db, auth, id)));
-    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await logCall(ctx, request.auth, request.body, request.system?.name ?? '')),
   );
 
   app.put(

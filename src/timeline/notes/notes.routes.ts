@@ -11,7 +11,8 @@ import {
   NoteUpdateBody,
 } from './notes.schemas.js';
 import { presentNote } from './notes.presenter.js';
-import { changedNoteValues, newNoteValues, noteExtras, notes, notesList } from './notes.repo.js';
+import { changedNoteValues, noteExtras, notes } from './notes.repo.js';
+import { addNote, listNotes } from './notes.answers.js';
 
 const tags = ['notes'];
 
@@ -28,11 +29,7 @@ export const notesRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('notes', Note) }),
       },
     },
-    async (request) => {
-      const query = notesList(db, request.auth, request.query);
-      const page = await notes.page(request, ctx, 'notes', query, request.query);
-      return { _metadata: page.metadata, notes: page.rows.map((row) => presentNote(row)) };
-    },
+    async (request) => listNotes(ctx, request.auth, request, request.query),
   );
 
   app.get(
@@ -66,13 +63,7 @@ export const notesRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 201: Note }),
       },
     },
-    async (request, reply) => {
-      const auth = request.auth;
-      const id = await notes.create(ctx, auth, (trx) => newNoteValues(trx, auth, request.body), {
-        touchesPerson: true,
-      });
-      return reply.code(201).send(presentNote(await notes.get(db, auth, id)));
-    },
+    async (request, reply) => reply.code(201).send(await addNote(ctx, request.auth, request.body)),
   );
 
   app.put(

@@ -3,9 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { RoutePlugin } from '../../platform/http/route-types.js';
 import { IdParams, responses } from '../../platform/http/schemas.js';
 import { ListEnvelope } from '../../platform/http/pagination.js';
-import { isoSeconds } from '../../platform/time.js';
 import { presentTask } from './tasks.presenter.js';
-import { changedTaskValues, newTaskValues, tasks, tasksList } from './tasks.repo.js';
+import { tasks } from './tasks.repo.js';
+import { addTask, changeTask, listTasks } from './tasks.answers.js';
 import { Task, TaskCreateBody, TaskListQuery, TaskUpdateBody } from './tasks.schemas.js';
 
 const tags = ['tasks'];
@@ -23,12 +23,7 @@ export const tasksRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: ListEnvelope('tasks', Task) }),
       },
     },
-    async (request) => {
-      const today = isoSeconds(ctx.clock.now()).slice(0, 10);
-      const query = tasksList(db, request.auth, request.query, today);
-      const page = await tasks.page(request, ctx, 'tasks', query, request.query);
-      return { _metadata: page.metadata, tasks: page.rows.map(presentTask) };
-    },
+    async (request) => listTasks(ctx, request.auth, request, request.query),
   );
 
   app.get(
@@ -50,13 +45,7 @@ export const tasksRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 201: Task }),
       },
     },
-    async (request, reply) => {
-      const auth = request.auth;
-      const id = await tasks.create(ctx, auth, (trx, at) =>
-        newTaskValues(trx, auth, request.body, at),
-      );
-      return reply.code(201).send(presentTask(await tasks.get(db, auth, id)));
-    },
+    async (request, reply) => reply.code(201).send(await addTask(ctx, request.auth, request.body)),
   );
 
   app.put(
@@ -70,13 +59,7 @@ export const tasksRoutes: RoutePlugin = async (app, { ctx }) => {
         response: responses({ 200: Task }),
       },
     },
-    async (request) => {
-      const { auth, body } = request;
-      await tasks.update(ctx, auth, request.params.id, (trx, row, at) =>
-        changedTaskValues(trx, auth, row, body, at),
-      );
-      return presentTask(await tasks.get(db, auth, request.params.id));
-    },
+    async (request) => changeTask(ctx, request.auth, request.params.id, request.body),
   );
 
   app.delete(
