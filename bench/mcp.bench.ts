@@ -2,7 +2,10 @@
 // GET /v1/people?q=…&fields=…&limit=10, add_note against POST /v1/notes and run_report against
 // GET /v1/reports/agentActivity, each pair measured in
 // turn round after round (server CPU per request, and requests per second). A tool call adds the
-// JSON-RPC framing, the event-stream answer, the in-process route call and its audit row.
+// JSON-RPC framing, the event-stream answer, the tool's checks and its audit row. Each MCP row's
+// note says what it costs beyond its REST call and the framing (ping − livez).
+// BENCH_MCP_BASELINE=<dir of another checkout, built> measures that build too, round by round.
+import path from 'node:path';
 import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type BenchServer, median } from './lib.js';
 
 const MCP_HEADERS = {
@@ -52,17 +55,30 @@ const toolCall = (name: string, args: Record<string, unknown>) => () => ({
   }),
 });
 
+type Target = Parameters<BenchHarness['measure']>[0];
+type Build = { label: string; pairs: Target[][] };
+
 export default async function (h: BenchHarness): Promise<BenchRow[]> {
-  const server = await h.startServer();
+  const baseline = process.env.BENCH_MCP_BASELINE;
+  const servers: BenchServer[] = [];
   try {
-    return await measurePairs(h, server);
+    const builds: Build[] = [];
+    for (const [label, script] of [
+      ['', undefined],
+      ...(baseline ? [[' (baseline)', path.resolve(baseline, 'dist/server.js')]] : []),
+    ] as [string, string | undefined][]) {
+      const server = await h.startServer({}, script ? { serverScript: script } : {});
+      servers.push(server);
+      builds.push({ label, pairs: await pairsOf(h, server) });
+    }
+    return await measurePairs(h, builds);
   } finally {
-    // The server is a child process: left running, it keeps `npm run bench` from ending.
-    await server.close();
+    // The servers are child processes: left running, they keep `npm run bench` from ending.
+    for (const server of servers) await server.close();
   }
 }
 
-async function measurePairs(h: BenchHarness, server: BenchServer): Promise<BenchRow[]> {
+async function pairsOf(h: BenchHarness, server: BenchServer): Promise<Target[][]> {
   await h.seedPeople(server, 1000);
   const { url } = server;
   const authorization = server.authHeader;
@@ -146,26 +162,44 @@ async function measurePairs(h: BenchHarness, server: BenchServer): Promise<Bench
       },
     ],
   ];
+  return pairs;
+}
+
+/** Each chosen pair, on each build, round after round; then the medians and each tool's excess. */
+async function measurePairs(h: BenchHarness, builds: Build[]): Promise<BenchRow[]> {
   const burst = Math.max(2, Math.round(h.durationSeconds / BENCH_ROUNDS));
   const rows: BenchRow[] = [];
-  // BENCH_MCP_PAIRS=0,2 measures only those pairs (e.g. to profile one tool).
+  // BENCH_MCP_PAIRS=0,2 measures only those pairs (e.g. to profile one tool); 0 is the framing.
   const chosen = process.env.BENCH_MCP_PAIRS?.split(',').map(Number);
-  for (const pair of pairs.filter((_, i) => !chosen || chosen.includes(i))) {
-    const bursts: BenchRow[][] = pair.map(() => []);
+  const framing = new Map<string, number>();
+  for (const [p] of builds[0]!.pairs.entries()) {
+    if (chosen && !chosen.includes(p)) continue;
+    const targets = builds.flatMap((b) => b.pairs[p]!.map((t) => ({ label: b.label, t })));
+    const bursts: BenchRow[][] = targets.map(() => []);
     for (let round = 0; round < BENCH_ROUNDS; round++)
-      for (const [i, target] of pair.entries())
-        bursts[i]!.push(await h.measure({ ...target, connections: 10, durationSeconds: burst }));
-    for (const [i, target] of pair.entries()) {
-      const runs = bursts[i]!;
-      rows.push({
-        ...runs[0]!,
-        name: target.name,
-        rate: median(runs.map((r) => r.rate)),
-        p50: median(runs.map((r) => r.p50)),
-        p99: median(runs.map((r) => r.p99)),
-        cpuUs: median(runs.map((r) => r.cpuUs ?? 0)),
-      });
+      for (const [i, { t }] of targets.entries())
+        bursts[i]!.push(await h.measure({ ...t, connections: 10, durationSeconds: burst }));
+    for (let i = 0; i < targets.length; i += 2) {
+      const [rest, mcp] = [i, i + 1].map((j) => summary(targets[j]!, bursts[j]!));
+      const label = targets[i]!.label;
+      if (p === 0) framing.set(label, mcp!.cpuUs! - rest!.cpuUs!);
+      const excess = mcp!.cpuUs! - rest!.cpuUs! - (framing.get(label) ?? NaN);
+      if (p !== 0 && Number.isFinite(excess))
+        mcp!.note = `MCP − REST − framing: ${Math.round(excess)} µs`;
+      if (p === 0) mcp!.note = `framing: ${Math.round(framing.get(label)!)} µs`;
+      rows.push(rest!, mcp!);
     }
   }
   return rows;
+}
+
+function summary({ label, t }: { label: string; t: Target }, runs: BenchRow[]): BenchRow {
+  return {
+    ...runs[0]!,
+    name: `${t.name}${label}`,
+    rate: median(runs.map((r) => r.rate)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs ?? 0)),
+  };
 }
