@@ -15846,7 +15846,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The caller may not do this (role, visibility or ownership) */
+            /** @description Lenders can read deals but not change them */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { givePassword } from '../support/auth.js';
-import { launchBrowser, newContext, PHONE, signInAs } from './browser.js';
+import { launchBrowser, newContext, PHONE, shot, signInAs } from './browser.js';
 
 interface PipelineStage {
   id: number;
@@ -172,6 +172,40 @@ describe('admin configuration screens in the browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await told(page, 'Welcome note deleted');
     assert.equal((await server.get(key, '/v1/templates')).body.templates.length, 0);
+    await context.close();
+  });
+
+  it('email templates on a phone: the subject gets the width, a merge field wraps whole', async () => {
+    const { account, context, page } = await signedIn('Owner', PHONE);
+    await server.post(account.owner.key, '/v1/templates', {
+      name: 'Welcome a new lead',
+      subject: 'Welcome, %contact_first_name%',
+      body: 'Hi %contact_first_name%',
+      isShared: true,
+    });
+    await page.goto('/admin/templates');
+    const subject = page.getByText('Welcome, %contact_first_name%');
+    await subject.waitFor();
+    // The Shared column gives its width to the subject; the chip sits under it.
+    assert.equal(await page.getByRole('columnheader', { name: 'Shared' }).count(), 0);
+    await page
+      .getByRole('row', { name: /Welcome a new lead/ })
+      .getByText('Team')
+      .waitFor();
+    const lines = await subject.evaluate((element) => {
+      const text = element.firstChild!;
+      const range = document.createRange();
+      const start = text.textContent!.indexOf('%');
+      range.setStart(text, start);
+      range.setEnd(text, text.textContent!.length);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    assert.equal(lines, 1, 'the merge field is not broken across lines');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+    await shot(page, 'admin-templates-phone');
     await context.close();
   });
 

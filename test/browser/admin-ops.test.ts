@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 const sys = (s: { name: string; key: string }) => ({ 'x-system': s.name, 'x-system-key': s.key });
 
@@ -40,9 +40,7 @@ describe('admin area: Systems (usage chart) and Webhooks (Owner) in the browser'
     const account = await server.newAccount();
     const system = await server.newSystem('Website');
     for (let i = 0; i < 3; i += 1) await server.get(account.owner.key, '/v1/users', sys(system));
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto('/admin');
     await page.getByRole('link', { name: /Systems/ }).click();
     await page.getByRole('heading', { name: 'Systems', level: 1 }).waitFor();
@@ -65,9 +63,7 @@ describe('admin area: Systems (usage chart) and Webhooks (Owner) in the browser'
     const account = await server.newAccount();
     const owner = account.owner.key;
     const system = await server.newSystem('Dialer');
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.goto(`/admin/webhooks?system=${encodeURIComponent(system.name)}`);
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     await page.getByText(`${system.name} has no webhooks in this account.`).waitFor();
@@ -150,9 +146,7 @@ describe('admin area: Systems (usage chart) and Webhooks (Owner) in the browser'
   it('an Admin sees Systems but not Webhooks in the admin area', async () => {
     const account = await server.newAccount();
     const admin = await account.addUser('Admin');
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, admin);
+    const { context, page } = await signedInPage(browser, server, admin);
     await page.goto('/admin');
     await page.getByRole('link', { name: /Systems/ }).waitFor();
     assert.equal(await page.getByRole('link', { name: /Webhooks/ }).count(), 0);

@@ -2,15 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import {
-  LAPTOP,
-  PHONE,
-  launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-  shot,
-} from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, shot, signedInPage } from './browser.js';
 
 interface Pond {
   id: number;
@@ -53,9 +45,7 @@ describe('ponds and teams in the browser', () => {
     const ava = await account.addUser('Agent', 'Ava Stone');
     const ben = await account.addUser('Agent', 'Ben Ortiz');
     assert.equal((await server.put(key, '/v1/me', { name: 'Olivia Grant' })).status, 200);
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto('/admin');
     await page.getByRole('link', { name: /Ponds and teams/ }).click();
     await page.getByRole('heading', { name: 'Ponds and teams', level: 1 }).waitFor();
@@ -154,9 +144,7 @@ describe('ponds and teams in the browser', () => {
       userIds: [agent.id],
     });
 
-    const owner = await newContext(browser, server, PHONE);
-    const page = await owner.newPage();
-    await signInUser(page, server, account.owner);
+    const { context: owner, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.goto('/admin/ponds-teams');
     await page.getByText('Lead agent: Ava Stone').waitFor();
     await page.getByText('Led by Lena Marsh-Oduya').waitFor();

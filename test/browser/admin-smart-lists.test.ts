@@ -2,15 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import {
-  LAPTOP,
-  PHONE,
-  launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-  shot,
-} from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, shot, signedInPage } from './browser.js';
 
 interface StoredList {
   id: number;
@@ -65,9 +57,7 @@ describe('smart lists in the browser', () => {
     });
     assert.equal(shared.status, 201);
 
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
     await page.goto(peopleWith({ tags: tag }));
     await page.getByRole('link', { name: 'Bea Buyer' }).waitFor();
     await page.getByRole('link', { name: 'Sid Seller' }).waitFor({ state: 'detached' });
@@ -145,9 +135,7 @@ describe('smart lists in the browser', () => {
       filters: { source: 'Zillow', priceAbove: 400000 },
       isShared: true,
     });
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     // Signed in on the People list: its toolbar takes the new button without spilling sideways.
     await page.getByRole('button', { name: 'Save as smart list' }).waitFor();
     await shot(page, 'people-toolbar-phone');

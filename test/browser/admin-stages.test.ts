@@ -4,12 +4,11 @@ import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 import { smallTapTargets } from './tap-targets.js';
 
@@ -36,9 +35,7 @@ describe('stages renamed and deleted in the app', () => {
         people.push(
           await server.newPerson(key, { firstName: first, lastName: family, stage: 'Sphere' }),
         );
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto('/admin/stages');
       const list = page.getByRole('list', { name: 'Stages in order' });
       await list.getByRole('listitem', { name: 'Prospect' }).waitFor();

@@ -2,15 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import {
-  LAPTOP,
-  PHONE,
-  launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-  shot,
-} from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, shot, signedInPage } from './browser.js';
 
 interface TextTemplate {
   id: number;
@@ -39,9 +31,7 @@ describe('text message templates in the browser', () => {
     const key = account.owner.key;
     assert.equal((await server.put(key, '/v1/me', { name: 'Olivia Grant' })).status, 200);
     await server.newPerson(key, { firstName: 'Priya', lastName: 'Shah' });
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     let failing = true;
     await page.route('**/v1/textMessageTemplates?*', (route) =>
       failing
@@ -128,9 +118,7 @@ describe('text message templates in the browser', () => {
         'Hi %contact_first_name%, this is %agent_name% from the team. When suits you for a call?',
       isShared: true,
     });
-    const owner = await newContext(browser, server, PHONE);
-    const page = await owner.newPage();
-    await signInUser(page, server, account.owner);
+    const { context: owner, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.goto('/admin/text-templates');
     await page.getByText('When suits you for a call?', { exact: false }).waitFor();
     assert.deepEqual(await seriousA11yViolations(page), []);

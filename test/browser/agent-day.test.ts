@@ -4,13 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestAccount, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-  shot,
+  PHONE,
   searchPeople,
+  seriousA11yViolations,
+  shot,
+  signedInPage,
 } from './browser.js';
 
 /** Screenshots to look at, when SCREENSHOT_DIR is set. */
@@ -50,9 +49,7 @@ describe('the agent’s day: bulk actions, duplicates, merge', () => {
       const ids: number[] = [];
       for (const first of ['Ann', 'Ben', 'Cal', 'Dee'])
         ids.push((await server.newPerson(key, { firstName: first, lastName: family })).id);
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await searchPeople(page, family);
       await page.getByRole('link', { name: `Ann ${family}` }).waitFor();
       await page.getByRole('link', { name: `Ben ${family}` }).waitFor();
@@ -114,9 +111,7 @@ describe('the agent’s day: bulk actions, duplicates, merge', () => {
       lastName: 'Carter',
       emails: [address],
     });
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.getByRole('link', { name: 'New person' }).click();
     await page.getByLabel('First name').fill('Em');
     await page.getByLabel('Email').fill(address);
@@ -160,9 +155,7 @@ describe('the agent’s day: bulk actions, duplicates, merge', () => {
     });
     const note = await server.post(key, '/v1/notes', { personId: jake.id, body: 'Wants a yard' });
     assert.equal(note.status, 201, note.text);
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto(`/people/${jacob.id}`);
     await page.getByRole('heading', { name: `Jacob ${family}`, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Merge' }).click();

@@ -70,6 +70,19 @@ export async function signInUser(page: Page, server: TestServer, user: TestUser)
   await signInAs(page, email, password);
 }
 
+/** A fresh context at `viewport` and a page in it, signed in as `user` (on the People list). */
+export async function signedInPage(
+  browser: Browser,
+  server: TestServer,
+  user: TestUser,
+  viewport = LAPTOP,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, server, viewport);
+  const page = await context.newPage();
+  await signInUser(page, server, user);
+  return { context, page };
+}
+
 /** Signs in through the /login page as a person would; lands on the People list. */
 export async function signInAs(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');

@@ -5,12 +5,11 @@ import { startServer, type TestServer, unique } from '../support/server.js';
 import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 
 describe('writing and checking a campaign before it goes', () => {
@@ -50,9 +49,7 @@ describe('writing and checking a campaign before it goes', () => {
       });
       assert.equal(list.status, 201, list.text);
 
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, ava);
+      const { context, page } = await signedInPage(browser, server, ava, viewport);
       await page.goto('/campaigns/new');
       await page.getByLabel('Campaign name').fill('Open house');
       await page.getByRole('button', { name: 'Create campaign' }).click();
@@ -130,9 +127,7 @@ describe('writing and checking a campaign before it goes', () => {
       subject: 'Hi',
       bodyHtml: '<h2 style="color:#9a3f1c">You are invited</h2><p>Dear %contact_first_name%</p>',
     });
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto(`/campaigns/${campaign.body.id}`);
     await page.getByText(/formatting the visual editor has no place for/).waitFor();
     assert.equal(

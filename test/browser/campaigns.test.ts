@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer, unique } from '../support/server.js';
 import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
-import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
 
@@ -74,9 +74,7 @@ describe('Campaigns screen in the browser', () => {
   it('composes from a template with a merge field and a preview, sends to a smart list, and the statistics grow', async () => {
     const account = await server.newAccount();
     const people = await seed(server, account.owner.key);
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
 
     await page.getByRole('menuitem', { name: 'Campaigns' }).click();
     await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
@@ -164,9 +162,7 @@ describe('Campaigns screen in the browser', () => {
       subject: 'A better price, %contact_first_name%',
       bodyHtml: '<p>Hello %contact_first_name%, the price of 12 Garden Lane just dropped.</p>',
     });
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.goto(`/campaigns/${campaign.body.id}`);
     await page.getByRole('heading', { name: 'Price drop', level: 1 }).waitFor();
 

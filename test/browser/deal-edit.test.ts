@@ -5,12 +5,11 @@ import { startServer, unique, type TestServer } from '../support/server.js';
 import { eventually } from '../support/eventually.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 
 /** Whether a board column lies wholly within the board's visible width. */
@@ -50,9 +49,7 @@ describe('a deal card opens the deal for editing', () => {
         price: 300000,
       });
       assert.equal(deal.status, 201, deal.text);
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto('/deals');
       await page.getByRole('button', { name: `Open ${name}` }).click();
       const dialog = page.getByRole('dialog', { name });
@@ -89,9 +86,7 @@ describe('a deal card opens the deal for editing', () => {
           (await server.post(key, '/v1/deals', { name, stageId: stage('Offer'), price: 410000 }))
             .body.id,
         );
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto('/deals');
       // Six stages do not fit: the board says so and scrolls to them.
       const more = page.getByRole('button', { name: 'More stages' });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { launchBrowser, newContext, signInUser } from './browser.js';
+import { launchBrowser, signedInPage } from './browser.js';
 
 describe('deals board and My day in the browser', () => {
   let server: TestServer;
@@ -34,9 +34,7 @@ describe('deals board and My day in the browser', () => {
     });
     assert.equal(deal.status, 201, deal.text);
 
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto('/deals');
     // Beside the account's default pipeline (Sales): open this test's own.
     await page.getByRole('tab', { name: pipeline.body.name }).click();
@@ -71,9 +69,7 @@ describe('deals board and My day in the browser', () => {
     });
     assert.equal(task.status, 201, task.text);
 
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
     await page.getByRole('menuitem', { name: 'My day' }).click();
     await page.getByRole('heading', { name: 'My day', level: 1 }).waitFor();
     const today = page.getByRole('region', { name: /^Today/ });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 describe('New deal on the deals board', () => {
   let server: TestServer;
@@ -28,9 +28,7 @@ describe('New deal on the deals board', () => {
     const lastName = unique('Buyer');
     const person = await server.post(key, '/v1/people', { firstName: 'Robin', lastName });
 
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     await page.goto('/deals');
     // Beside the account's default pipeline (Sales): open this test's own.
     await page.getByRole('tab', { name: pipeline.body.name }).click();

@@ -4,12 +4,11 @@ import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 
 describe('the import wizard maps the file’s stage, agent and source values', () => {
@@ -37,9 +36,7 @@ describe('the import wizard maps the file’s stage, agent and source values', (
         `"${family}, Ben",ben-${family}@example.com,Prospect,Bob S.,zillow`,
         `"${family}, Cal",cal-${family}@example.com,Cold,Nobody,Open house`,
       ].join('\n');
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto('/import');
       await page.getByRole('heading', { name: 'Import people' }).waitFor();
       await page.getByLabel('CSV file').setInputFiles({

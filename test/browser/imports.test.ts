@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, signInUser } from './browser.js';
+import {
+  launchBrowser,
+  newContext,
+  PHONE,
+  seriousA11yViolations,
+  signedInPage,
+  signInUser,
+} from './browser.js';
 
 const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
 
@@ -22,9 +29,7 @@ describe('import wizard and Export in the browser', () => {
 
   it('uploads a CSV, shows its first rows, dry-runs, imports with progress, reports errors, undoes', async () => {
     const account = await server.newAccount();
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.getByRole('link', { name: 'Import' }).click();
     await page.getByRole('heading', { name: 'Import people' }).waitFor();
     const csv =
@@ -85,9 +90,7 @@ describe('import wizard and Export in the browser', () => {
       const res = await server.post(account.owner.key, '/v1/people', { firstName, tags });
       assert.equal(res.status, 201, res.text);
     }
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     // Bob must be on screen first: waiting for him to leave an unloaded list proves nothing.
     await page.getByRole('link', { name: 'Bob' }).waitFor();
     await page.getByLabel('Search').fill('Ann');

@@ -4,7 +4,14 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { fixture, leadAddresses, parsedInbound, sendSmtp } from '../leads/inbound-helpers.js';
-import { launchBrowser, newContext, PHONE, seriousA11yViolations, signInUser } from './browser.js';
+import {
+  launchBrowser,
+  newContext,
+  PHONE,
+  seriousA11yViolations,
+  signedInPage,
+  signInUser,
+} from './browser.js';
 
 const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
 
@@ -109,11 +116,10 @@ describe('Lead emails screen in the browser', () => {
   it('is not offered to an Agent, whom the API refuses', async () => {
     const account = await server.newAccount();
     const agent = await account.addUser('Agent');
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
     await page.getByRole('menuitem', { name: 'People' }).waitFor();
     assert.equal(await page.getByRole('menuitem', { name: 'Lead emails' }).count(), 0);
     assert.equal((await server.get(agent.key, '/v1/inboundEmails')).status, 403);
+    await context.close();
   });
 });

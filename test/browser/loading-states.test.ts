@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import { PHONE, launchBrowser, newContext, seriousA11yViolations, signInUser } from './browser.js';
+import { launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 describe('My day: loading, then the real empty state; a failure says what and offers Retry', () => {
   let server: TestServer;
@@ -19,9 +19,7 @@ describe('My day: loading, then the real empty state; a failure says what and of
   it('a failed task list says what failed, not "Nothing here.", and Retry loads it', async () => {
     const account = await server.newAccount();
     const agent = await account.addUser('Agent');
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent, PHONE);
     let failing = true;
     await page.route('**/v1/tasks?*due=today*', (route) =>
       failing

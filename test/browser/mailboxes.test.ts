@@ -8,12 +8,11 @@ import { MAILBOX_ENV, appendMail, rawMessage, timeline } from '../inbox/mailbox-
 import { type OAuthProviderStandIn, startOAuthProvider } from '../inbox/oauth-provider.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 
 const skip = dovecotMissing();
@@ -69,9 +68,7 @@ describe('connected mailbox in the browser', { skip: skip ?? false }, () => {
     const agent = await account.addUser('Agent');
     for (const viewport of [LAPTOP, PHONE]) {
       const size = viewport === LAPTOP ? 'laptop' : 'phone';
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, agent);
+      const { context, page } = await signedInPage(browser, server, agent, viewport);
       await page.goto('/settings');
       const card = page.getByRole('region', { name: 'Mailbox' });
       google.deny = viewport === LAPTOP;
@@ -134,9 +131,7 @@ describe('connected mailbox in the browser', { skip: skip ?? false }, () => {
         }),
       ]);
 
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, agent);
+      const { context, page } = await signedInPage(browser, server, agent, viewport);
       await page.goto('/settings');
       const card = page.getByRole('region', { name: 'Mailbox' });
       await card.getByLabel('Mailbox address').fill(address);

@@ -5,13 +5,12 @@ import { startServer, unique, type TestAccount, type TestServer } from '../suppo
 import { importCsv } from '../contacts/imports-helpers.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-  shot,
+  PHONE,
   searchPeople,
+  seriousA11yViolations,
+  shot,
+  signedInPage,
 } from './browser.js';
 
 describe('bulk actions on everyone a filter matches', () => {
@@ -38,9 +37,7 @@ describe('bulk actions on everyone a filter matches', () => {
       assert.equal((await importCsv(server, key, rows.join('\n'))).created, 260);
       const other = await server.newPerson(key, { firstName: 'Not', lastName: 'Matching' });
 
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await searchPeople(page, family);
       await page.getByRole('link', { name: `P259 ${family}` }).waitFor();
       await page.getByRole('link', { name: 'Not Matching' }).first().waitFor({ state: 'detached' });

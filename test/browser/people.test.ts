@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { launchBrowser, newContext, signInUser } from './browser.js';
+import { launchBrowser, signedInPage } from './browser.js';
 
 describe('people in the browser', () => {
   let server: TestServer;
@@ -33,9 +33,7 @@ describe('people in the browser', () => {
       });
       assert.equal(res.status, 201, res.text);
     }
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
     await page.getByRole('link', { name: `Pat ${mine}`, exact: true }).waitFor();
     assert.equal(await page.getByRole('link', { name: `Pat ${mine}-two` }).count(), 1);
     assert.equal(await page.getByRole('link', { name: `Pat ${theirs}` }).count(), 0);
@@ -51,9 +49,7 @@ describe('people in the browser', () => {
   it('New person creates a Manually made person and opens their page; a note lands on the timeline; a field edit saves', async () => {
     const account = await server.newAccount();
     const agent = await account.addUser('Agent');
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
 
     const lastName = unique('Rivera');
     await page.getByRole('link', { name: 'New person' }).click();

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { LAPTOP, PHONE, launchBrowser, newContext, shot, signInUser } from './browser.js';
+import { LAPTOP, launchBrowser, PHONE, shot, signedInPage } from './browser.js';
 
 /** The timeline section of the person page. */
 const timeline = (page: Page) => page.getByRole('region', { name: 'Timeline' });
@@ -36,9 +36,7 @@ describe('person page in the browser: quick actions and editing every kind of fi
     const plan = await server.post(key, '/v1/actionPlans', { name: planName, status: 'Active' });
     assert.equal(plan.status, 201, plan.text);
 
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto(`/people/${id}`);
     await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
 
@@ -113,9 +111,7 @@ describe('person page in the browser: quick actions and editing every kind of fi
       ['laptop', LAPTOP],
       ['phone', PHONE],
     ] as const) {
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, agent);
+      const { context, page } = await signedInPage(browser, server, agent, viewport);
       await page.goto(`/people/${id}`);
       await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
       await openTab(page, 'Text');
@@ -170,9 +166,7 @@ describe('person page in the browser: quick actions and editing every kind of fi
     });
     const id = person.body.id as number;
 
-    const context = await newContext(browser, server);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto(`/people/${id}`);
     await page.getByRole('heading', { name: person.body.name, level: 1 }).waitFor();
 

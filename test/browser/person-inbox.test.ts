@@ -2,14 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import {
-  LAPTOP,
-  PHONE,
-  launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-} from './browser.js';
+import { LAPTOP, launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 // A literal public address: never contacted here (no worker runs), allowed without ALLOW_PRIVATE.
 const SUBSCRIPTION = 'https://93.184.216.34/inbox-hook';
@@ -72,9 +65,7 @@ describe("person page in the browser: inbox app conversations on the person's ti
       ['laptop', LAPTOP],
       ['phone', PHONE],
     ] as const) {
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto(`/people/${personId}`);
       await page.getByRole('heading', { name: `Gina ${lastName}`, level: 1 }).waitFor();
       const list = timeline(page);

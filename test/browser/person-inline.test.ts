@@ -4,12 +4,11 @@ import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestAccount, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 
 describe('the person page saves each field in place', () => {
@@ -33,9 +32,7 @@ describe('the person page saves each field in place', () => {
       const lastName = unique('Bu');
       const person = await server.newPerson(key, { firstName: 'Phoebe', lastName });
       const read = async () => (await server.get(key, `/v1/people/${person.id}`)).body;
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       await page.goto(`/people/${person.id}`);
       await page.getByRole('heading', { name: `Phoebe ${lastName}`, level: 1 }).waitFor();
       const status = page.getByRole('status').filter({ hasText: /saved|Saving/ });

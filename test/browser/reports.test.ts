@@ -5,14 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
-import {
-  LAPTOP,
-  PHONE,
-  launchBrowser,
-  newContext,
-  seriousA11yViolations,
-  signInUser,
-} from './browser.js';
+import { LAPTOP, launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
 /** Screenshots go to a scratch folder; HEARTH_SCREENSHOTS=1 refreshes docs/screenshots' own. */
 const SHOTS = process.env.HEARTH_SCREENSHOTS
@@ -110,9 +103,7 @@ describe('the Reports page in the browser', () => {
       [LAPTOP, 'laptop'],
       [PHONE, 'phone'],
     ] as const) {
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       if (viewport === PHONE)
         await page
           .getByRole('button', { name: /open menu|menu/i })
@@ -179,9 +170,7 @@ describe('the Reports page in the browser', () => {
       [LAPTOP, 'laptop'],
       [PHONE, 'phone'],
     ] as const) {
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, leader);
+      const { context, page } = await signedInPage(browser, server, leader, viewport);
       await page.goto(`${server.url}/my-day`);
       const team = page.getByRole('region', { name: 'My team' });
       const row = team.getByRole('row', { name: /Dana Agent/ });
@@ -193,9 +182,7 @@ describe('the Reports page in the browser', () => {
       await context.close();
     }
     // an agent leading no team sees no team panel
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, agent);
+    const { context, page } = await signedInPage(browser, server, agent);
     await page.goto(`${server.url}/my-day`);
     await page
       .getByRole('region', { name: /^Overdue/ })

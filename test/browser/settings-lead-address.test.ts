@@ -5,11 +5,11 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { leadAddresses } from '../leads/inbound-helpers.js';
 import {
-  LAPTOP,
-  PHONE,
   launchBrowser,
   newContext,
+  PHONE,
   seriousA11yViolations,
+  signedInPage,
   signInUser,
 } from './browser.js';
 
@@ -72,9 +72,7 @@ describe('/settings: the lead addresses, with Copy and Rotate', () => {
   it("an Owner sees and rotates the account's address too", async () => {
     const account = await server.newAccount();
     const before = await leadAddresses(server, account.owner.key);
-    const context = await newContext(browser, server, LAPTOP);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner);
     await page.goto('/settings');
     await page.getByText(before.account).waitFor();
     await page.getByText(before.user).waitFor();

@@ -4,12 +4,12 @@ import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
   newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 import { login } from '../support/auth.js';
 
@@ -30,9 +30,7 @@ describe('/settings and Forgot password? in the browser', () => {
     it(`changes your name, email and password (${size})`, async () => {
       const account = await server.newAccount();
       const agent = await account.addUser('Agent');
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, agent);
+      const { context, page } = await signedInPage(browser, server, agent, viewport);
       await page.goto('/settings');
       await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
       const address = `${unique('ava')}@example.com`.toLowerCase();

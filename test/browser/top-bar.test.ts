@@ -4,12 +4,11 @@ import type { Browser } from 'playwright-core';
 import { startServer, unique, type TestAccount, type TestServer } from '../support/server.js';
 import {
   LAPTOP,
-  PHONE,
   launchBrowser,
-  newContext,
+  PHONE,
   seriousA11yViolations,
-  signInUser,
   shot,
+  signedInPage,
 } from './browser.js';
 import { smallTapTargets } from './tap-targets.js';
 
@@ -56,9 +55,7 @@ describe('the top bar: global search, notifications, a phone-sized bar', () => {
       const task = await server.post(key, '/v1/tasks', { personId: grace.id, name: taskName });
       assert.equal(task.status, 201, task.text);
 
-      const context = await newContext(browser, server, viewport);
-      const page = await context.newPage();
-      await signInUser(page, server, account.owner);
+      const { context, page } = await signedInPage(browser, server, account.owner, viewport);
       const box = page.getByRole('combobox', { name: 'Search people, deals and tasks' });
 
       // "/" opens it; results follow the typing; the arrow keys move and Enter opens.
@@ -129,9 +126,7 @@ describe('the top bar: global search, notifications, a phone-sized bar', () => {
       const res = await server.put(key, `/v1/people/${person.id}`, { assignedUserId: ava.id });
       assert.equal(res.status, 200, res.text);
     }
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, ava);
+    const { context, page } = await signedInPage(browser, server, ava, PHONE);
     await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     const items = panel.getByRole('button', { name: /^Unread: / });
@@ -170,9 +165,7 @@ describe('the top bar: global search, notifications, a phone-sized bar', () => {
       tags: ['buyer'],
     });
     await server.post(key, '/v1/tasks', { personId: person.id, name: 'Call back about the loft' });
-    const context = await newContext(browser, server, PHONE);
-    const page = await context.newPage();
-    await signInUser(page, server, account.owner);
+    const { context, page } = await signedInPage(browser, server, account.owner, PHONE);
     const screens = [
       { path: '/people', ready: page.getByRole('heading', { name: 'People', level: 1 }) },
       { path: `/people/${person.id}`, ready: page.getByLabel('Note') },

@@ -45,6 +45,7 @@ const POND_MOVE = 'An Agent may move people only into ponds they belong to';
 const EXTRA: Record<string, Record<number, string>> = {
   'POST /v1/people': { 403: POND_MOVE },
   'PUT /v1/people/:id': { 403: POND_MOVE },
+  'PUT /v1/deals/:id': { 403: 'Lenders can read deals but not change them' },
   'POST /auth/login': {
     401: 'Wrong email or password',
     429: 'Too many failed sign-ins for this address; see Retry-After',

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { BooleanInput, DataTable, TextInput, required, type RaRecord } from 'react-admin';
-import { Box, Button, Chip, Typography } from '@mui/material';
+import { BooleanInput, TextInput, required } from 'react-admin';
+import { Button } from '@mui/material';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
 import { ConfirmDelete } from './ConfirmDelete';
-import { FormDialog, RowActions, useApiAction } from './kit';
+import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
 import { MergeFieldPicker } from './MergeFields';
 import { MergePreviewDialog } from './MergePreview';
 import { RecordTable } from './RecordTable';
+import { templateColumns } from './TemplateColumns';
 import { ScreenIntro } from './ScreenIntro';
 import type { Template } from '../api/types';
 
@@ -61,6 +62,7 @@ function TemplateDialog({ template, onClose }: { template: Template | null; onCl
 
 /** Email templates: subject and body with merge fields, and how they read for a chosen person. */
 export function TemplatesScreen() {
+  const phone = usePhone();
   const [editing, setEditing] = useState<Template | 'new' | null>(null);
   const [previewing, setPreviewing] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
@@ -91,32 +93,7 @@ export function TemplatesScreen() {
           </RowActions>
         )}
       >
-        <DataTable.Col
-          source="name"
-          label="Template"
-          render={(record: RaRecord) => (
-            <Box sx={{ minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                {record.name}
-              </Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-                {record.subject || 'No subject'}
-              </Typography>
-            </Box>
-          )}
-        />
-        <DataTable.Col
-          source="isShared"
-          label="Shared"
-          disableSort
-          render={(record: RaRecord) =>
-            record.isShared ? (
-              <Chip size="small" label="Team" />
-            ) : (
-              <Chip size="small" variant="outlined" label="Private" />
-            )
-          }
-        />
+        {templateColumns(phone, (record) => record.subject || 'No subject')}
       </RecordTable>
       {editing ? (
         <TemplateDialog

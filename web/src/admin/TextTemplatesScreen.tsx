@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { BooleanInput, DataTable, TextInput, required, type RaRecord } from 'react-admin';
-import { Box, Button, Chip, Typography } from '@mui/material';
+import { BooleanInput, TextInput, required } from 'react-admin';
+import { Button } from '@mui/material';
 import { apiFetch } from '../api/http';
 import { PageHeading } from '../layout/PageHeading';
 import { ConfirmDelete } from './ConfirmDelete';
@@ -8,6 +8,7 @@ import { FormDialog, RowActions, useApiAction, usePhone } from './kit';
 import { MergeFieldPicker } from './MergeFields';
 import { MergePreviewDialog } from './MergePreview';
 import { RecordTable } from './RecordTable';
+import { templateColumns } from './TemplateColumns';
 import { ScreenIntro } from './ScreenIntro';
 import type { TextMessageTemplate } from '../api/types';
 
@@ -64,14 +65,6 @@ function TextTemplateDialog({
   );
 }
 
-function Sharing({ shared }: { shared: boolean }) {
-  return shared ? (
-    <Chip size="small" label="Team" />
-  ) : (
-    <Chip size="small" variant="outlined" label="Private" />
-  );
-}
-
 /** Text message templates: a message with merge fields, and how it reads for a chosen person. */
 export function TextTemplatesScreen() {
   const phone = usePhone();
@@ -106,37 +99,7 @@ export function TextTemplatesScreen() {
           </RowActions>
         )}
       >
-        <DataTable.Col
-          source="name"
-          label="Template"
-          render={(record: RaRecord) => (
-            <Box sx={{ minWidth: 0 }}>
-              <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                {record.name}
-              </Typography>
-              <Typography
-                variant="body2"
-                color="text.secondary"
-                sx={{ overflowWrap: 'anywhere', maxWidth: 520 }}
-              >
-                {record.message || 'Empty message'}
-              </Typography>
-              {phone ? (
-                <Box sx={{ mt: 0.5 }}>
-                  <Sharing shared={Boolean(record.isShared)} />
-                </Box>
-              ) : null}
-            </Box>
-          )}
-        />
-        {phone ? null : (
-          <DataTable.Col
-            source="isShared"
-            label="Shared"
-            disableSort
-            render={(record: RaRecord) => <Sharing shared={Boolean(record.isShared)} />}
-          />
-        )}
+        {templateColumns(phone, (record) => record.message || 'Empty message')}
       </RecordTable>
       {editing ? (
         <TextTemplateDialog
