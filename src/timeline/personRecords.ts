@@ -115,6 +115,21 @@ export function personRecords<T extends PersonRecordTable>(kind: PersonRecordKin
       });
     },
 
+    /** A page as its list answers it: `{ _metadata, <collection>: presented rows }`. */
+    async listed<Name extends string, Shown>(
+      request: ListRequest,
+      ctx: AppContext,
+      collection: Name,
+      query: RecordQuery<T>,
+      q: { sort?: string; limit?: number; offset?: number; next?: string },
+      present: (row: RecordRow<T>) => Shown,
+    ) {
+      const page = await this.page(request, ctx, collection, query, q);
+      return { _metadata: page.metadata, [collection]: page.rows.map((row) => present(row)) } as {
+        _metadata: typeof page.metadata;
+      } & Record<Name, Shown[]>;
+    },
+
     /** Stores a record in the caller's account; `values` runs inside the transaction (checks). */
     create(
       ctx: AppContext,

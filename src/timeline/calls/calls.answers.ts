@@ -30,6 +30,5 @@ export async function listCalls(
   request: ListRequest,
   q: Static<typeof CallListQuery>,
 ) {
-  const page = await calls.page(request, ctx, 'calls', callsList(ctx.db, auth, q), q);
-  return { _metadata: page.metadata, calls: page.rows.map(presentCall) };
+  return calls.listed(request, ctx, 'calls', callsList(ctx.db, auth, q), q, presentCall);
 }

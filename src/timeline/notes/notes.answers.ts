@@ -25,6 +25,7 @@ export async function listNotes(
   request: ListRequest,
   q: Static<typeof NoteListQuery>,
 ) {
-  const page = await notes.page(request, ctx, 'notes', notesList(ctx.db, auth, q), q);
-  return { _metadata: page.metadata, notes: page.rows.map((row) => presentNote(row)) };
+  return notes.listed(request, ctx, 'notes', notesList(ctx.db, auth, q), q, (row) =>
+    presentNote(row),
+  );
 }

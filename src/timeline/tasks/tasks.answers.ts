@@ -36,6 +36,5 @@ export async function listTasks(
   q: Static<typeof TaskListQuery>,
 ) {
   const today = isoSeconds(ctx.clock.now()).slice(0, 10);
-  const page = await tasks.page(request, ctx, 'tasks', tasksList(ctx.db, auth, q, today), q);
-  return { _metadata: page.metadata, tasks: page.rows.map(presentTask) };
+  return tasks.listed(request, ctx, 'tasks', tasksList(ctx.db, auth, q, today), q, presentTask);
 }
