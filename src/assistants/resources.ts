@@ -10,7 +10,7 @@ import {
 import type { FastifyError } from 'fastify';
 import type { AppContext } from '../platform/context.js';
 import { toApiError } from '../platform/http/errors.js';
-import { personAnswer } from '../contacts/people/people.answers.js';
+import { visiblePersonDocument } from '../contacts/people/people.answers.js';
 import { callerOf } from './caller.js';
 
 const PERSON_URI = /^hearth:\/\/people\/(\d{1,15})$/;
@@ -41,8 +41,8 @@ export function registerPersonResource(
     try {
       const { authorization } = caller;
       await app.chargeInProcess({ method: 'GET', route: '/v1/people/:id', authorization });
-      const text = await personAnswer(ctx, caller.auth, Number(match[1]));
-      return { contents: [{ uri, mimeType: 'application/json', text: text as string }] };
+      const text = await visiblePersonDocument(ctx, caller.auth, Number(match[1]));
+      return { contents: [{ uri, mimeType: 'application/json', text }] };
     } catch (err) {
       const refusal = toApiError(err as FastifyError);
       if (refusal) throw new McpError(ErrorCode.InvalidParams, refusal.message);

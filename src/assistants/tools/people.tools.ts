@@ -8,7 +8,7 @@ import { listRequest } from '../../platform/http/pagination.js';
 import {
   createPersonAnswer,
   listPeople,
-  personAnswer,
+  visiblePersonDocument,
   updatePersonAnswer,
 } from '../../contacts/people/people.answers.js';
 import { listNotes } from '../../timeline/notes/notes.answers.js';
@@ -81,7 +81,7 @@ export const getPerson = defineTool({
   annotations: reading,
   route: { method: 'GET', url: '/v1/people/:id' },
   async run({ ctx, auth }, { personId }) {
-    const person = asObject<PersonOut>(await personAnswer(ctx, auth, personId));
+    const person = JSON.parse(await visiblePersonDocument(ctx, auth, personId)) as PersonOut;
     const recent = { personId, limit: RECENT };
     const open = { ...recent, isCompleted: false };
     const latest = { limit: RECENT };

@@ -67,11 +67,15 @@ export async function listPeople(
 
 /** A person the caller may see (GET /v1/people/:id): their document, or the fields asked for. */
 export async function personAnswer(ctx: AppContext, auth: AuthUser, id: number, fields?: string) {
-  if (!fields) return writtenPerson(ctx, auth, id, auth);
+  if (!fields) return visiblePersonDocument(ctx, auth, id);
   const row = await findVisiblePerson(ctx.db, auth, id);
   if (!row) throw notFound(`Person ${id}`);
   return presentPerson(row, await fieldSelection(ctx, auth.accountId, fields));
 }
+
+/** The document (JSON text) of a person the caller may see, or 404. */
+export const visiblePersonDocument = (ctx: AppContext, auth: AuthUser, id: number) =>
+  writtenPerson(ctx, auth, id, auth);
 
 /** The document of a person (visible to `visibleTo` when given), or 404. */
 async function writtenPerson(ctx: AppContext, auth: AuthUser, id: number, visibleTo?: AuthUser) {
