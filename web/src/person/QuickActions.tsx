@@ -205,6 +205,9 @@ export function QuickActions({ person }: { person: Person }) {
         onChange={(_e, value) => setTab(value)}
         variant="scrollable"
         allowScrollButtonsMobile
+        // A phone shows three of the six tabs: the arrow at the start stays visible, faded, while
+        // there is nothing before, rather than leaving a blank space (MUI hides it by default).
+        sx={{ '& .MuiTabs-scrollButtons.Mui-disabled': { opacity: 0.3 } }}
       >
         {tabs.map((name) => (
           <Tab key={name} label={name} value={name} id={`qa-tab-${name}`} />
