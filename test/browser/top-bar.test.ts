@@ -147,12 +147,19 @@ describe('the top bar: global search, notifications, a phone-sized bar', () => {
     // Mark all read disables itself; focus stays in the panel, so Escape closes it.
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
-    // Marking read refetches the count; the 30 s poll is the bell's promise if that refetch races.
+    // Marking read refetches the count; the event stream says it again within 3 s if that races.
     await page
       .getByRole('button', { name: 'Notifications', exact: true })
-      .waitFor({ timeout: 45_000 });
+      .waitFor({ timeout: 10_000 });
     const left = await server.get(ava.key, '/v1/notifications?unread=true');
     assert.equal(left.body._metadata.total, 0);
+    // A lead handed over now rings the bell without a reload, well before the 30 s poll would.
+    const third = await server.newPerson(key, { firstName: 'Una', lastName: unique('Park') });
+    const handed = await server.put(key, `/v1/people/${third.id}`, { assignedUserId: ava.id });
+    assert.equal(handed.status, 200, handed.text);
+    await page
+      .getByRole('button', { name: 'Notifications, 1 unread' })
+      .waitFor({ timeout: 10_000 });
     await context.close();
   });
 

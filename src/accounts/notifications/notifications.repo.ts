@@ -66,3 +66,12 @@ export async function markAllRead(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** How many of a user's notifications are unread. */
+export async function unreadCount(db: DbOrTrx, accountId: number, userId: number) {
+  const row = await myNotificationsList(db, accountId, userId, { unread: true })
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('unread'))
+    .executeTakeFirst();
+  return Number(row?.unread ?? 0);
+}

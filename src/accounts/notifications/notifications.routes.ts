@@ -12,6 +12,7 @@ import {
   NotificationUpdateBody,
 } from './notifications.schemas.js';
 import { presentNotification } from './notifications.presenter.js';
+import { NotificationStreams } from './notifications.stream.js';
 import {
   findMyNotification,
   markAllRead,
@@ -25,6 +26,27 @@ const tags = ['notifications'];
 /** /v1/notifications: the caller's own notifications about their leads. Every role has its own. */
 export const notificationsRoutes: RoutePlugin = async (app, { ctx }) => {
   const { db } = ctx;
+  const streams = new NotificationStreams(ctx);
+  // Before the server stops taking connections: an open stream would keep it from closing.
+  app.addHook('preClose', async () => streams.closeAll());
+
+  app.get(
+    '/v1/notifications/stream',
+    {
+      schema: {
+        tags,
+        summary: 'Your unread count as server-sent events, sent again when it changes',
+        description:
+          'An event stream (text/event-stream) of `unread` events, each `{"unread": N}`: one at once, ' +
+          'then one whenever the count changes (a new notification shows within 3 seconds). The ' +
+          'stream ends after 10 minutes; EventSource opens a new one.',
+        response: responses({
+          200: Type.String({ description: 'text/event-stream of unread events' }),
+        }),
+      },
+    },
+    (request, reply) => streams.serve(request, reply),
+  );
 
   app.get(
     '/v1/notifications',

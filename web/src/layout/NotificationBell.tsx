@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -19,9 +19,33 @@ import { fetchPage } from '../api/lists';
 import { visuallyHidden } from './visuallyHidden';
 import type { Notification } from '../api/types';
 
-/** How often the unread count is asked for: one small request every 30 s per open tab, and at
- * once when the tab comes back to the front (react-query pauses it while the tab is hidden). */
+/** Without the event stream (a proxy that buffers it), the unread count is asked for this often. */
 const POLL_MS = 30_000;
+
+/**
+ * The unread count pushed by GET /v1/notifications/stream: a new lead rings the bell within
+ * seconds. While the stream is open there is no polling; EventSource reopens it by itself (the
+ * server ends each after ten minutes), and polling covers the time it is down.
+ */
+function useUnreadStream(): boolean {
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return undefined;
+    const source = new EventSource('/v1/notifications/stream');
+    source.addEventListener('open', () => setLive(true));
+    source.addEventListener('error', () => setLive(false));
+    source.addEventListener('unread', (event) => {
+      const { unread } = JSON.parse((event as MessageEvent<string>).data) as { unread: number };
+      // A (re)opened stream's first count is often what the bell shows already.
+      const shown = queryClient.getQueryData<{ total: number }>(['notifications', 'unread']);
+      if (unread !== shown?.total)
+        void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+    });
+    return () => source.close();
+  }, [queryClient]);
+  return live;
+}
 
 const ago = (iso: string) => {
   const minutes = Math.round((Date.now() - new Date(iso).getTime()) / 60_000);
@@ -145,10 +169,11 @@ function NotificationList({ onDone }: { onDone: () => void }) {
 /** The bell in the top bar: the unread count, and the latest notifications, each opening its person. */
 export function NotificationBell() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const live = useUnreadStream();
   const unread = useQuery({
     queryKey: ['notifications', 'unread'],
     queryFn: () => fetchPage<Notification>('/v1/notifications?unread=true&limit=1'),
-    refetchInterval: POLL_MS,
+    refetchInterval: live ? false : POLL_MS,
   });
   const count = unread.data?.total ?? 0;
   const name = count ? `Notifications, ${count} unread` : 'Notifications';

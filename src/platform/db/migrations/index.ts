@@ -43,6 +43,7 @@ import * as reportTriggers from './0411_report_triggers.js';
 import * as reportLeadDays from './0470_report_lead_days.js';
 import * as emEventDays from './0471_em_event_days.js';
 import * as mcp from './0420_mcp.js';
+import * as unreadNotificationsIndex from './0550_unread_notifications_index.js';
 import * as inboundRawRetention from './0465_inbound_raw_retention.js';
 import * as idempotencyKeys from './0170_idempotency_keys.js';
 import * as pendingDeliveryIndex from './0170_b_pending_delivery_index.js';
@@ -107,4 +108,5 @@ export const migrations: Record<string, HearthMigration> = {
   '0482_import_values': importValues,
   '0540_report_deals_index': reportDealsIndex,
   '0450_mailboxes': mailboxes,
+  '0550_unread_notifications_index': unreadNotificationsIndex,
 };

@@ -1,0 +1,73 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { ApiError } from '../../platform/http/errors.js';
+import { unreadCount } from './notifications.repo.js';
+
+/**
+ * How often a stream counts the unread notifications (a partial index holds just those): a new
+ * lead's bell rings within this, and reads in another tab show as soon.
+ */
+export const STREAM_CHECK_MS = 3_000;
+/** A comment line this often keeps proxies from closing an idle stream. */
+const KEEP_ALIVE_MS = 25_000;
+/**
+ * A stream ends after this; the browser's EventSource opens a new one, authenticated again, so a
+ * signed-out or deactivated user's stream does not outlive their session by more than this.
+ */
+const LIFETIME_MS = 10 * 60_000;
+const MAX_PER_USER = 10;
+
+/**
+ * The web app's bell: the caller's unread count as server-sent events (`event: unread`), sent at
+ * once and again when it changes. Each stream checks the database itself, so a notification made
+ * by any API instance or the worker shows without a message bus.
+ */
+export class NotificationStreams {
+  private readonly open = new Map<() => void, number>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  async serve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { accountId, userId } = request.auth;
+    const mine = [...this.open.values()].filter((user) => user === userId).length;
+    if (mine >= MAX_PER_USER)
+      throw new ApiError(
+        429,
+        'TOO_MANY_STREAMS',
+        'Too many open notification streams; close some tabs',
+      );
+    const { db } = this.ctx;
+    let unread = await unreadCount(db, accountId, userId);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    const send = (count: number) => res.write(`event: unread\ndata: {"unread":${count}}\n\n`);
+    send(unread);
+    const check = async () => {
+      const count = await unreadCount(db, accountId, userId);
+      if (count !== unread) send((unread = count));
+    };
+    const timers = [
+      setInterval(() => void check().catch(() => close()), STREAM_CHECK_MS),
+      setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS),
+    ];
+    const ending = setTimeout(() => close(), LIFETIME_MS);
+    const close = () => {
+      if (!this.open.delete(close)) return;
+      for (const timer of timers) clearInterval(timer);
+      clearTimeout(ending);
+      res.end();
+    };
+    this.open.set(close, userId);
+    request.raw.on('close', close);
+  }
+
+  /** Ends every stream (the server is closing: an open stream would hold it). */
+  closeAll(): void {
+    for (const close of [...this.open.keys()]) close();
+  }
+}

@@ -1,0 +1,94 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { basic, type TestServer, startServer, unique } from '../support/server.js';
+
+/** An open event stream's `unread` counts, as they arrive. */
+async function openStream(server: TestServer, key: string) {
+  const dispatcher = new Agent({ connect: { ca: server.cert, servername: 'localhost' } });
+  const res = await request(`${server.url}/v1/notifications/stream`, {
+    headers: { authorization: basic(key), accept: 'text/event-stream' },
+    dispatcher,
+  });
+  const counts: number[] = [];
+  let text = '';
+  res.body.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
+      const event = text.slice(0, end);
+      text = text.slice(end + 2);
+      const data = /^event: unread\ndata: (.*)$/m.exec(event);
+      if (data) counts.push((JSON.parse(data[1]!) as { unread: number }).unread);
+    }
+  });
+  /** Waits until `count` is the latest count received (the stream checks every 3 s). */
+  const reaches = async (count: number) => {
+    const until = Date.now() + 10_000;
+    while (counts.at(-1) !== count) {
+      if (Date.now() > until) assert.fail(`unread counts ${counts.join(', ')}; expected ${count}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const close = async () => {
+    res.body.destroy();
+    await dispatcher.destroy();
+  };
+  return { res, counts, reaches, close };
+}
+
+describe('the bell: unread notifications as server-sent events', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => server.close());
+
+  it('sends the count at once and again when a lead notifies the user or they read it', async () => {
+    const { owner, addUser } = await server.newAccount();
+    const agent = await addUser('Agent');
+    const other = await addUser('Agent');
+    await server.post(owner.key, '/v1/leadFlows', {
+      source: 'stream.com',
+      assignedUserId: agent.id,
+    });
+    const stream = await openStream(server, agent.key);
+    const unrelated = await openStream(server, other.key);
+    try {
+      assert.equal(stream.res.statusCode, 200);
+      assert.match(String(stream.res.headers['content-type']), /^text\/event-stream/);
+      await stream.reaches(0);
+      const lead = await server.post(owner.key, '/v1/events', {
+        type: 'Registration',
+        source: 'stream.com',
+        person: { firstName: 'Ola', lastName: 'Berg', emails: [`${unique('s')}@example.com`] },
+      });
+      assert.equal(lead.status, 201, lead.text);
+      await stream.reaches(1);
+      const read = await server.post(agent.key, '/v1/notifications/markAllRead', {});
+      assert.equal(read.status, 200, read.text);
+      await stream.reaches(0);
+      assert.deepEqual(stream.counts, [0, 1, 0]);
+      assert.deepEqual(unrelated.counts, [0], "another user's stream hears nothing of it");
+    } finally {
+      await stream.close();
+      await unrelated.close();
+    }
+  });
+
+  it('ends its open streams when the server closes, rather than holding it open', async () => {
+    const own = await startServer();
+    const { owner } = await own.newAccount();
+    const stream = await openStream(own, owner.key);
+    await stream.reaches(0);
+    const ended = new Promise((resolve) => stream.res.body.on('end', resolve));
+    await own.close();
+    await ended;
+    await stream.close();
+  });
+
+  it('needs credentials like every /v1 route', async () => {
+    const res = await server.call('GET', '/v1/notifications/stream');
+    assert.equal(res.status, 401);
+    assert.match(res.body.errorMessage, /API key|sign/i);
+  });
+});
