@@ -86,9 +86,13 @@ describe('the bell: unread notifications as server-sent events', () => {
     await stream.close();
   });
 
-  it('needs credentials like every /v1 route', async () => {
+  it('needs credentials like every /v1 route, and a client that accepts an event stream', async () => {
     const res = await server.call('GET', '/v1/notifications/stream');
     assert.equal(res.status, 401);
     assert.match(res.body.errorMessage, /API key|sign/i);
+    const { owner } = await server.newAccount();
+    const json = await server.get(owner.key, '/v1/notifications/stream');
+    assert.equal(json.status, 406);
+    assert.match(json.body.errorMessage, /Accept: text\/event-stream/);
   });
 });

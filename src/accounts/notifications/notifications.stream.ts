@@ -28,6 +28,13 @@ export class NotificationStreams {
   constructor(private readonly ctx: AppContext) {}
 
   async serve(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // A client that would read the answer to its end (curl, a route fuzzer) would wait ten minutes.
+    if (!String(request.headers.accept ?? '').includes('text/event-stream'))
+      throw new ApiError(
+        406,
+        'NOT_ACCEPTABLE',
+        'This is an event stream: send Accept: text/event-stream (EventSource does)',
+      );
     const { accountId, userId } = request.auth;
     const mine = [...this.open.values()].filter((user) => user === userId).length;
     if (mine >= MAX_PER_USER)

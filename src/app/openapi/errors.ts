@@ -46,6 +46,7 @@ const EXTRA: Record<string, Record<number, string>> = {
   'POST /v1/people': { 403: POND_MOVE },
   'PUT /v1/people/:id': { 403: POND_MOVE },
   'PUT /v1/deals/:id': { 403: 'Lenders can read deals but not change them' },
+  'GET /v1/notifications/stream': { 406: 'The request does not accept text/event-stream' },
   'POST /auth/login': {
     401: 'Wrong email or password',
     429: 'Too many failed sign-ins for this address; see Retry-After',
