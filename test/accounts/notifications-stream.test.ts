@@ -75,6 +75,17 @@ describe('the bell: unread notifications as server-sent events', () => {
     }
   });
 
+  it('frees a stream when its client goes away: tabs reloaded many times never hit the cap', async () => {
+    const { owner } = await server.newAccount();
+    for (let i = 0; i < 12; i++) {
+      const stream = await openStream(server, owner.key);
+      assert.equal(stream.res.statusCode, 200, `stream ${i + 1}`);
+      await stream.reaches(0);
+      await stream.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
   it('ends its open streams when the server closes, rather than holding it open', async () => {
     const own = await startServer();
     const { owner } = await own.newAccount();

@@ -70,7 +70,8 @@ export class NotificationStreams {
       res.end();
     };
     this.open.set(close, userId);
-    request.raw.on('close', close);
+    // The response closes when the client goes away (a reloaded tab): its slot and timers go too.
+    res.on('close', close);
   }
 
   /** Ends every stream (the server is closing: an open stream would hold it). */
