@@ -178,7 +178,13 @@ async function measurePairs(h: BenchHarness, builds: Build[]): Promise<BenchRow[
     const bursts: BenchRow[][] = targets.map(() => []);
     for (let round = 0; round < BENCH_ROUNDS; round++)
       for (const [i, { t }] of targets.entries())
-        bursts[i]!.push(await h.measure({ ...t, connections: 10, durationSeconds: burst }));
+        bursts[i]!.push(
+          await h.measure({
+            ...t,
+            connections: Number(process.env.BENCH_MCP_CONNECTIONS ?? 10),
+            durationSeconds: burst,
+          }),
+        );
     for (let i = 0; i < targets.length; i += 2) {
       const [rest, mcp] = [i, i + 1].map((j) => summary(targets[j]!, bursts[j]!));
       const label = targets[i]!.label;

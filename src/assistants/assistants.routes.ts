@@ -13,7 +13,7 @@ import { notFound } from '../platform/http/errors.js';
 import { Gate } from '../access/gates.js';
 import { isoSeconds } from '../platform/time.js';
 import { assistantsQuery, removeAssistant } from './assistants.repo.js';
-import { toolCallsQuery } from './audit.repo.js';
+import { toolCallsQuery, toolCallTrail } from './audit.repo.js';
 
 const tags = ['mcp'];
 
@@ -124,6 +124,8 @@ export const assistantsRoutes: RoutePlugin = async (app, { ctx }) => {
       },
     },
     async (request) => {
+      // The calls of the last moments are still waiting to be written (audit.repo.ts).
+      await toolCallTrail(ctx).flush();
       const page = await paginate<{
         id: number;
         user_id: number;

@@ -1,7 +1,10 @@
-import type { DbOrTrx } from '../platform/db/database.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Insertable } from 'kysely';
+import type { AppContext } from '../platform/context.js';
+import type { Db, DbOrTrx } from '../platform/db/database.js';
 import { insertRows } from '../platform/db/reusable-query.js';
 import type { McpCaller } from './caller.js';
-import './mcp.tables.js';
+import type { McpToolCallsTable } from './mcp.tables.js';
 
 /** Arguments are kept up to this many characters (a note's body can be long). */
 const MAX_ARGUMENTS = 4000;
@@ -13,27 +16,80 @@ export interface ToolCallRecord {
   error: string | null;
 }
 
-/** Records a tool call after it ran (a failed call too); compiled once, as it runs every call. */
-export async function recordToolCall(
-  db: DbOrTrx,
-  caller: McpCaller,
-  call: ToolCallRecord,
-  now: number,
-): Promise<void> {
+/** A call's row waits at most this long, or until this many wait, before one insert writes them. */
+const FLUSH_MS = 50;
+const MAX_WAITING = 100;
+
+type ToolCallRow = Insertable<McpToolCallsTable>;
+
+function rowOf(caller: McpCaller, call: ToolCallRecord, now: number): ToolCallRow {
   const args = JSON.stringify(call.arguments ?? {});
-  await insertRows(db, 'mcp_tool_calls', [
-    {
-      account_id: caller.auth.accountId,
-      user_id: caller.auth.userId,
-      client_id: caller.client?.id ?? null,
-      client_name: caller.client?.name ?? null,
-      tool: call.tool,
-      arguments: args.length > MAX_ARGUMENTS ? `${args.slice(0, MAX_ARGUMENTS)}…` : args,
-      outcome: call.error === null ? 'ok' : 'error',
-      error: call.error === null ? null : call.error.slice(0, MAX_ERROR),
-      created_at: new Date(now).toISOString(),
-    },
-  ]);
+  return {
+    account_id: caller.auth.accountId,
+    user_id: caller.auth.userId,
+    client_id: caller.client?.id ?? null,
+    client_name: caller.client?.name ?? null,
+    tool: call.tool,
+    arguments: args.length > MAX_ARGUMENTS ? `${args.slice(0, MAX_ARGUMENTS)}…` : args,
+    outcome: call.error === null ? 'ok' : 'error',
+    error: call.error === null ? null : call.error.slice(0, MAX_ERROR),
+    created_at: new Date(now).toISOString(),
+  };
+}
+
+/**
+ * The audit trail's writer. A commit of its own for each call's row cost a read tool about as much
+ * as the protocol's framing (docs/mcp.md), so the rows of the next 50 ms are written by one insert.
+ * Listing the trail and stopping the app write what waits first; a crash of the process loses at
+ * most the last 50 ms of rows, never a change a tool made.
+ */
+export class ToolCallTrail {
+  #waiting: ToolCallRow[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Records a tool call after it ran (a failed call too). */
+  record(caller: McpCaller, call: ToolCallRecord, now: number): void {
+    this.#waiting.push(rowOf(caller, call, now));
+    if (this.#waiting.length >= MAX_WAITING) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Writes the rows waiting; resolves once they (and any written before) are stored. */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    const rows = this.#waiting;
+    this.#waiting = [];
+    if (rows.length) this.#writing = this.#writing.then(() => this.#write(rows));
+    return this.#writing;
+  }
+
+  async #write(rows: ToolCallRow[]): Promise<void> {
+    try {
+      await insertRows(this.db, 'mcp_tool_calls', rows);
+    } catch {
+      // One bad row (its user deleted meanwhile) must not cost the others theirs.
+      for (const row of rows)
+        await insertRows(this.db, 'mcp_tool_calls', [row]).catch((err: unknown) =>
+          this.log.error({ err, tool: row.tool }, 'MCP tool call not audited'),
+        );
+    }
+  }
+}
+
+const trails = new WeakMap<AppContext, ToolCallTrail>();
+
+/** The app's one trail writer (made on first use). */
+export function toolCallTrail(ctx: AppContext): ToolCallTrail {
+  let trail = trails.get(ctx);
+  if (!trail) trails.set(ctx, (trail = new ToolCallTrail(ctx.db, ctx.log)));
+  return trail;
 }
 
 /** The account's tool calls, newest first, with the user's name. */

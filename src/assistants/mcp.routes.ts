@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { RoutePlugin } from '../platform/http/route-types.js';
 import { ApiError } from '../platform/http/errors.js';
 import type { AppContext } from '../platform/context.js';
+import { toolCallTrail } from './audit.repo.js';
 import { authenticateMcpCaller } from './caller.js';
 import type { McpSessions } from './sessions.js';
 import { writeWebResponse } from './web-bridge.js';
@@ -37,6 +38,7 @@ export const mcpRoutes: RoutePlugin = async (instance, { ctx }) => {
     ));
   instance.addHook('onClose', async () => {
     if (sessions) await (await sessions).closeAll();
+    await toolCallTrail(ctx).flush();
   });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {

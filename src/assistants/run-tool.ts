@@ -5,7 +5,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../platform/context.js';
 import { toApiError } from '../platform/http/errors.js';
 import type { McpCaller } from './caller.js';
-import { recordToolCall } from './audit.repo.js';
+import { toolCallTrail } from './audit.repo.js';
 import { toolNamed } from './tools/index.js';
 import { missingConfirmation } from './tools/safety.js';
 import type { AnyTool } from './tools/tool.js';
@@ -17,6 +17,8 @@ const failed = (text: string): CallToolResult => ({
 
 /** The first schema problem of the arguments, said so that the assistant can fix them. */
 function argumentProblem(tool: AnyTool, args: Record<string, unknown>): string | null {
+  // Checking is a third of finding the first error: errors are looked for only when there is one.
+  if (Value.Check(tool.input, args)) return null;
   const first = Value.Errors(tool.input, args).First();
   if (!first) return null;
   const where = first.path ? `'${first.path.slice(1).replace(/\//g, '.')}'` : 'the arguments';
@@ -62,10 +64,6 @@ export async function runTool(
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const result = await outcome(ctx, app, tool, caller, args);
   const error = result.isError ? (result.content[0] as { text: string }).text : null;
-  try {
-    await recordToolCall(ctx.db, caller, { tool: name, arguments: args, error }, ctx.clock.now());
-  } catch (err) {
-    ctx.log.error({ err, tool: name }, 'MCP tool call not audited');
-  }
+  toolCallTrail(ctx).record(caller, { tool: name, arguments: args, error }, ctx.clock.now());
   return result;
 }
