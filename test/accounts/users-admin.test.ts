@@ -14,6 +14,17 @@ describe('managing users: roles and deactivation', () => {
   });
   after(async () => server.close());
 
+  it('a role change reaches the user’s signed-in browser on its next request', async () => {
+    const admin = await account.addUser('Admin');
+    const session = await signIn(server, (await givePassword(server, admin)).email);
+    // Read once as Admin, so that the session is one the server has just verified.
+    assert.equal((await asBrowser(server, session, 'GET', '/v1/invites')).status, 200);
+    const demoted = await server.put(account.owner.key, `/v1/users/${admin.id}`, { role: 'Agent' });
+    assert.equal(demoted.status, 200, demoted.text);
+    const after = await asBrowser(server, session, 'GET', '/v1/invites');
+    assert.equal(after.status, 403, after.text);
+  });
+
   it('PUT /v1/users/:id changes a role at once; only an Owner makes or unmakes Owners', async () => {
     const admin = await account.addUser('Admin');
     const agent = await account.addUser('Agent');

@@ -1,11 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { hashSecret } from '../keys.js';
 import { reusableQuery } from '../../platform/db/reusable-query.js';
 import { ApiError, unauthorized } from '../../platform/http/errors.js';
 import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
-import { findSession, requireCsrfToken, sessionIdFrom } from './sessions.js';
+import { findSession, forgetUserSessions, requireCsrfToken, sessionIdFrom } from './sessions.js';
+import { VerifiedSecrets } from './verified-secrets.js';
 
 import type { AuthUser } from '../../platform/http/auth-user.js';
 export type { AuthUser, UserRole } from '../../platform/http/auth-user.js';
@@ -46,53 +46,24 @@ const userByKeyHash = reusableQuery((db, _shape, keyHash: string) =>
 );
 
 /**
- * Verified keys for a few seconds: the key lookup would otherwise be a database read and a
- * SHA-256 on every request. A role change or deactivation through the API evicts the user here at
- * once (forgetCachedUser); other API instances see it within KEY_CACHE_MS. Unknown keys are never
- * cached. Entries are found by the Authorization header's first KEY_INDEX_CHARS characters (the
- * lookup's timing can tell at most those: the key's prefix and about 54 of its 256 random bits),
- * then the whole header is compared in constant time.
+ * Verified keys for a few seconds (VerifiedSecrets), found by the Authorization header's first
+ * KEY_INDEX_CHARS characters (the key's prefix and about 54 of its 256 random bits). A role change
+ * or deactivation through the API forgets the user here at once (forgetCachedUser); other API
+ * instances see it within 5 s.
  */
-const KEY_CACHE_MS = 5_000;
-const KEY_CACHE_MAX = 10_000;
 const KEY_INDEX_CHARS = 'Basic '.length + 16;
-type KnownKey = { header: Buffer; user: AuthUser; until: number };
-type KeyCache = Map<string, KnownKey>;
-const keyCaches = new WeakMap<AppContext, KeyCache>();
+const keyCaches = new WeakMap<AppContext, VerifiedSecrets<AuthUser>>();
 
-function keyCacheOf(ctx: AppContext): KeyCache {
+function keyCacheOf(ctx: AppContext): VerifiedSecrets<AuthUser> {
   let cache = keyCaches.get(ctx);
-  if (!cache) keyCaches.set(ctx, (cache = new Map()));
+  if (!cache) keyCaches.set(ctx, (cache = new VerifiedSecrets(KEY_INDEX_CHARS)));
   return cache;
 }
 
-function cachedUser(verifiedKeys: KeyCache, header: string, now: number): AuthUser | undefined {
-  const index = header.slice(0, KEY_INDEX_CHARS);
-  const entry = verifiedKeys.get(index);
-  if (!entry) return undefined;
-  if (entry.until <= now) {
-    verifiedKeys.delete(index);
-    return undefined;
-  }
-  const presented = Buffer.from(header);
-  const same = presented.length === entry.header.length && timingSafeEqual(presented, entry.header);
-  return same ? entry.user : undefined;
-}
-
-/** Drops a user's cached key after their role changed or they were deactivated. */
+/** Forgets a user's verified key and sessions after their role changed or they were deactivated. */
 export function forgetCachedUser(ctx: AppContext, userId: number): void {
-  const cache = keyCacheOf(ctx);
-  for (const [index, entry] of cache) if (entry.user.userId === userId) cache.delete(index);
-}
-
-function rememberUser(verifiedKeys: KeyCache, header: string, user: AuthUser, now: number): void {
-  if (verifiedKeys.size >= KEY_CACHE_MAX)
-    verifiedKeys.delete(verifiedKeys.keys().next().value as string);
-  verifiedKeys.set(header.slice(0, KEY_INDEX_CHARS), {
-    header: Buffer.from(header),
-    user,
-    until: now + KEY_CACHE_MS,
-  });
+  keyCacheOf(ctx).forget((user) => user.userId === userId);
+  forgetUserSessions(userId);
 }
 
 /**
@@ -144,7 +115,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   const header = request.headers.authorization;
   const now = Date.now();
   const cache = keyCacheOf(ctx);
-  const cached = header === undefined ? undefined : cachedUser(cache, header, now);
+  const cached = header === undefined ? undefined : cache.get(header, now);
   if (cached) return cached;
   const key = apiKeyFrom(request.headers.authorization);
   if (!key || header === undefined) {
@@ -166,7 +137,7 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
     name: user.name,
     email: user.email,
   });
-  rememberUser(cache, header, auth, now);
+  cache.set(header, auth, now);
   return auth;
 }
 

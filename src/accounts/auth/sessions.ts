@@ -5,6 +5,7 @@ import { ApiError } from '../../platform/http/errors.js';
 import { hashSecret } from '../keys.js';
 import { reusableQuery } from '../../platform/db/reusable-query.js';
 import { cookieValue, SESSION_COOKIE } from './cookies.js';
+import { VerifiedSecrets } from './verified-secrets.js';
 import type {} from './auth.tables.js';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
@@ -84,16 +85,33 @@ const sessionByTokenHash = reusableQuery((db, _shape, tokenHash: string) =>
     .where('users.deleted_at', 'is', null),
 );
 
+/**
+ * Sessions verified in the last 5 s, found by the id's first 16 characters (96 of its 256 random
+ * bits): the web app sends its cookie with every request. Signing out and ending a user's sessions
+ * forget them here at once; another API instance may accept a signed-out session for up to 5 s, as
+ * it may a key (README). Kept per process, not per app: session ids are random, so the apps a test
+ * process runs side by side never share one.
+ */
+const verifiedSessions = new VerifiedSecrets<{
+  user: SessionUser;
+  lastUsed: number;
+  expires: number;
+}>(16);
+
 /** The signed-in user behind a session id, or null when it is unknown, expired or deactivated. */
 export async function findSession(
   db: Db,
   sessionId: string,
   now: number,
 ): Promise<SessionUser | null> {
+  const known = verifiedSessions.get(sessionId, now);
+  // Past RENEW_AFTER_MS it is read again, so that its last use is written.
+  if (known && known.expires > now && now - known.lastUsed < RENEW_AFTER_MS) return known.user;
   const row = await sessionByTokenHash(db, 'session', hashSecret(sessionId));
   if (!row) return null;
-  const lastUsed = Date.parse(row.last_used_at);
-  if (Date.parse(row.expires_at) <= now || lastUsed + SESSION_IDLE_MS <= now) {
+  let lastUsed = Date.parse(row.last_used_at);
+  const expires = Date.parse(row.expires_at);
+  if (expires <= now || lastUsed + SESSION_IDLE_MS <= now) {
     await db.deleteFrom('sessions').where('id', '=', row.sessionRowId).execute();
     return null;
   }
@@ -103,18 +121,28 @@ export async function findSession(
       .set({ last_used_at: iso(now) })
       .where('id', '=', row.sessionRowId)
       .execute();
+    lastUsed = now;
   }
   const { sessionRowId, accountId, userId, role, name, email } = row;
-  return { sessionRowId, accountId, userId, role, name, email };
+  const user = { sessionRowId, accountId, userId, role, name, email };
+  verifiedSessions.set(sessionId, { user, lastUsed, expires }, now);
+  return user;
+}
+
+/** Forgets the verified sessions of a user (their role or name changed; they were deactivated). */
+export function forgetUserSessions(userId: number): void {
+  verifiedSessions.forget((known) => known.user.userId === userId);
 }
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('token_hash', '=', hashSecret(sessionId)).execute();
+  verifiedSessions.delete(sessionId);
 }
 
 /** Ends every session of a user: on a password change and on deactivation. */
 export async function endUserSessions(db: Db | Trx, userId: number): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  forgetUserSessions(userId);
 }
 
 /** Expired sessions are deleted when met; this sweeps the ones nobody comes back to. */
