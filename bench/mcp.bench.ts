@@ -1,6 +1,7 @@
 // What a tool call costs the server next to the REST call it wraps: search_people against
-// GET /v1/people?q=…&fields=…&limit=10, add_note against POST /v1/notes and run_report against
-// GET /v1/reports/agentActivity, each pair measured in
+// GET /v1/people?q=…&fields=…&limit=10, add_note against POST /v1/notes, list_smart_lists (with
+// none to list) against GET /v1/smartLists and run_report against GET /v1/reports/agentActivity,
+// each pair measured in
 // turn round after round (server CPU per request, and requests per second). A tool call adds the
 // JSON-RPC framing, the event-stream answer, the tool's checks and its audit row. Each MCP row's
 // note says what it costs beyond its REST call and the framing (ping − livez).
@@ -143,6 +144,19 @@ async function pairsOf(h: BenchHarness, server: BenchServer): Promise<Target[][]
         method: 'POST' as const,
         headers: mcpHeaders,
         vary: toolCall('add_note', note),
+      },
+    ],
+    // A tool whose own work is next to nothing (the bench account has no smart lists): what the
+    // SDK's tools/call path and runTool add beyond a ping.
+    [
+      { name: 'REST GET /v1/smartLists', url, path: '/v1/smartLists', headers: rest },
+      {
+        name: 'MCP list_smart_lists',
+        url,
+        path: '/mcp',
+        method: 'POST' as const,
+        headers: mcpHeaders,
+        vary: toolCall('list_smart_lists', {}),
       },
     ],
     [
