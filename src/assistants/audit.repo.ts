@@ -22,7 +22,7 @@ const MAX_WAITING = 100;
 
 type ToolCallRow = Insertable<McpToolCallsTable>;
 
-/** A call as recorded: turned into its row when written, in a batch (audit.repo.ts, ToolCallTrail). */
+/** A call as recorded: turned into its row when its batch is written (ToolCallTrail). */
 interface RecordedCall extends ToolCallRecord {
   caller: McpCaller;
   at: number;
