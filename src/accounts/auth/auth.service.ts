@@ -3,7 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { ApiError, badRequest } from '../../platform/http/errors.js';
 import { decoyPasswordHash, passwordProblem, findMatchingHash } from './passwords.js';
 import { alignWithEmailSalt, passwordHashForEmail } from './password-hashes.js';
-import { csrfTokenFor, endUserSessions } from './sessions.js';
+import { csrfTokenFor, endUserSessions, forgetUserSessions } from './sessions.js';
 import { countSignInAttempt, forgiveAttempt } from './throttle.js';
 
 export interface SignedInUser {
@@ -95,4 +95,6 @@ export async function setPassword(db: Db, userId: number, password: string): Pro
       .execute();
     await endUserSessions(trx, userId);
   });
+  // Again once committed: a request that came meanwhile may have remembered a session.
+  forgetUserSessions(userId);
 }

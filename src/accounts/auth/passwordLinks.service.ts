@@ -5,7 +5,7 @@ import { insertUser } from '../accounts.service.js';
 import { badRequest } from '../../platform/http/errors.js';
 import { passwordProblem } from './passwords.js';
 import { passwordHashForEmail } from './password-hashes.js';
-import { endUserSessions } from './sessions.js';
+import { endUserSessions, forgetUserSessions } from './sessions.js';
 import type { SignedInUser } from './auth.service.js';
 import { INVITE_TOKEN_PREFIX, iso, PASSWORD_TOKEN_PREFIX } from './links.js';
 
@@ -74,6 +74,8 @@ async function usePasswordToken(ctx: AppContext, token: string, password: string
     if (spent.numUpdatedRows === 0n) throw spentLink();
     await storePassword(trx, row.userId, passwordHash, now);
   });
+  // Again once committed: a request that came meanwhile may have remembered a session.
+  forgetUserSessions(row.userId);
   const { userId, accountId, name, email, role } = row;
   return { userId, accountId, name, email, role };
 }

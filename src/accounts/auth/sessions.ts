@@ -139,7 +139,10 @@ export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   verifiedSessions.delete(sessionId);
 }
 
-/** Ends every session of a user: on a password change and on deactivation. */
+/**
+ * Ends every session of a user: on a password change and on deactivation. Called in a transaction,
+ * its caller forgets them again once that commits (forgetUserSessions, or forgetCachedUser).
+ */
 export async function endUserSessions(db: Db | Trx, userId: number): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
   forgetUserSessions(userId);

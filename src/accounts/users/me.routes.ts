@@ -9,7 +9,7 @@ import {
   passwordProblem,
   verifyPassword,
 } from '../auth/passwords.js';
-import { endUserSessions } from '../auth/sessions.js';
+import { endUserSessions, forgetUserSessions } from '../auth/sessions.js';
 import { User } from './users.schemas.js';
 import { getUser } from './users.repo.js';
 import { presentUsers } from './users.presenter.js';
@@ -111,6 +111,8 @@ export const meRoutes: RoutePlugin = async (app, { ctx }) => {
           .execute();
         await endUserSessions(trx, userId);
       });
+      // Again once committed: a request that came meanwhile may have remembered a session.
+      forgetUserSessions(userId);
       return reply.code(204).send(null);
     },
   );
