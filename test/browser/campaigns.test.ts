@@ -6,7 +6,7 @@ import { startServer, type TestServer, unique } from '../support/server.js';
 import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
 
-const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
+const SHOTS = process.env.SCREENSHOT_DIR; // a directory: the screens are saved there to look at
 
 /** A whole-page screenshot; on a phone the screen as seen (Chromium leaves iframes blank in tall ones). */
 async function shot(page: Page, { name, scrollTo }: { name: string; scrollTo?: string }) {

@@ -12,7 +12,7 @@ import {
   signInUser,
 } from './browser.js';
 
-const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
+const SHOTS = process.env.SCREENSHOT_DIR; // a directory: the screens are saved there to look at
 
 describe('import wizard and Export in the browser', () => {
   let server: TestServer;

@@ -13,7 +13,7 @@ import {
   signInUser,
 } from './browser.js';
 
-const SHOTS = process.env.BROWSER_SHOTS; // a directory: the screens are saved there to look at
+const SHOTS = process.env.SCREENSHOT_DIR; // a directory: the screens are saved there to look at
 
 /** A lead no parser reads (no email or phone in its fields), with a script and a remote image. */
 const HOSTILE = [

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { leadAddresses } from '../leads/inbound-helpers.js';
 import {
@@ -10,14 +10,11 @@ import {
   PHONE,
   seriousA11yViolations,
   signedInPage,
+  shot,
   signInUser,
 } from './browser.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR; // a directory: the screens are saved there to look at
-
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 describe('/settings: the lead addresses, with Copy and Rotate', () => {
   let server: TestServer;
@@ -48,7 +45,7 @@ describe('/settings: the lead addresses, with Copy and Rotate', () => {
       await page.getByRole('button', { name: "Copy the account's lead address" }).count(),
       0,
     );
-    await shot(page, 'settings-lead-address-phone');
+    await shot(page, 'settings-lead-address-phone', { fullPage: true });
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.getByRole('button', { name: 'Copy your lead address' }).click();
@@ -57,7 +54,7 @@ describe('/settings: the lead addresses, with Copy and Rotate', () => {
 
     await page.getByRole('button', { name: 'Rotate your lead address' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rotate your lead address?' });
-    await shot(page, 'settings-rotate-phone');
+    await shot(page, 'settings-rotate-phone', { fullPage: true });
     await dialog.getByRole('button', { name: 'Make a new address' }).click();
     await page.getByText('A new address is made').waitFor();
     const after = await leadAddresses(server, agent.key);
@@ -76,7 +73,7 @@ describe('/settings: the lead addresses, with Copy and Rotate', () => {
     await page.goto('/settings');
     await page.getByText(before.account).waitFor();
     await page.getByText(before.user).waitFor();
-    await shot(page, 'settings-lead-address-laptop');
+    await shot(page, 'settings-lead-address-laptop', { fullPage: true });
     assert.deepEqual(await seriousA11yViolations(page), []);
     await page.getByRole('button', { name: "Rotate the account's lead address" }).click();
     await page.getByRole('button', { name: 'Make a new address' }).click();
