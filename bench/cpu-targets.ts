@@ -82,6 +82,7 @@ export async function startHearth(
   name: string,
   serverScript: string,
   people: number,
+  env: Record<string, string> = {},
 ): Promise<CpuTarget> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hearth-cpu-'));
   const port = randomPort();
@@ -95,6 +96,7 @@ export async function startHearth(
       HEARTH_PUBLIC_URL: `https://127.0.0.1:${port}`,
       HEARTH_RATE_LIMITS: 'off',
       HEARTH_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -71,8 +71,9 @@ export interface Config {
    */
   listConcurrency: number | null;
   /**
-   * HEARTH_DB_SHORTCUTS (`on`): the hottest queries compiled once and, on SQLite, group commit.
-   * `compiled`: without group commit; `off`: plain Kysely, each transaction committing alone.
+   * HEARTH_DB_SHORTCUTS (`on`): the hottest queries compiled once and, on SQLite, group commit and
+   * remembered list reads. `compiled`: the first alone; `off`: plain Kysely, each transaction
+   * committing alone.
    * Only for `npm run bench -- machinery`, which measures what each buys.
    */
   dbShortcuts: DbShortcuts;
@@ -96,21 +97,24 @@ export interface EmailConfig {
   bounceSecret: string | null;
 }
 
-/** What reusable-query.ts and group commit may do (HEARTH_DB_SHORTCUTS); both on unless measuring. */
+/** The database shortcuts (HEARTH_DB_SHORTCUTS); all on unless measuring. */
 export interface DbShortcuts {
   /** the hottest queries compiled once (reusable-query.ts), SQLite's by-id reads on the read connection */
   compiledQueries: boolean;
   /** SQLite: transactions that queue up share one COMMIT (sqlite/group-commit.ts) */
   groupCommit: boolean;
+  /** SQLite: list totals and pages reused until content changes (remembered-reads.ts) */
+  rememberedReads: boolean;
 }
 
 /** Thrown for a bad configuration value; its message is the one line printed at start-up. */
 function dbShortcutsVar(env: Env): DbShortcuts {
   const raw = env.HEARTH_DB_SHORTCUTS;
   if (raw === undefined || raw === '' || raw === 'on')
-    return { compiledQueries: true, groupCommit: true };
-  if (raw === 'compiled') return { compiledQueries: true, groupCommit: false };
-  if (raw === 'off') return { compiledQueries: false, groupCommit: false };
+    return { compiledQueries: true, groupCommit: true, rememberedReads: true };
+  if (raw === 'compiled')
+    return { compiledQueries: true, groupCommit: false, rememberedReads: false };
+  if (raw === 'off') return { compiledQueries: false, groupCommit: false, rememberedReads: false };
   fail('HEARTH_DB_SHORTCUTS', `must be on, compiled or off, got "${raw}"`);
 }
 

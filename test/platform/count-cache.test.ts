@@ -31,7 +31,7 @@ describe('SQLite list totals', () => {
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('total')),
     );
-  const totals = () => syncReaderOf(opened.db)!.totalsNow();
+  const totals = () => syncReaderOf(opened.db)!.remembered().totals;
   const write = (statement: string) =>
     opened.db.transaction().execute((trx) => sql.raw(statement).execute(trx));
 
@@ -107,7 +107,11 @@ describe('what a write changes (content-version.ts)', () => {
     };
   };
 
-  it('audit rows, job claims and outbox marks are bookkeeping', () => {
+  it("audit rows, job claims, outbox marks and sessions' last use are bookkeeping", () => {
+    assert.deepEqual(versionAfter('update "sessions" set "last_used_at" = ? where "id" = ?'), {
+      content: false,
+      bookkeeping: true,
+    });
     assert.deepEqual(versionAfter('insert into "mcp_tool_calls" ("tool") values (?)'), {
       content: false,
       bookkeeping: true,

@@ -17,6 +17,7 @@ import { withIdempotencyClaims } from '../idempotency/claim.js';
 import { ReadThreads, readThreadsDb } from './sqlite/read-threads.js';
 import { listConcurrency } from './list-concurrency.js';
 import { ContentVersion } from './sqlite/content-version.js';
+import { type RememberedReads, RowMemory } from './remembered-reads.js';
 
 // COUNT(*) and other int8 results come back as strings by default; our counts fit in a double.
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
@@ -28,9 +29,12 @@ export interface OpenedDatabase {
 
 export type { SyncReader } from './hearth-db.js';
 
+const nothingRemembered = (): RememberedReads => ({ totals: new Map(), rows: new RowMemory() });
+
 function openReader(
   file: string,
   version: ContentVersion,
+  remember: boolean,
 ): SyncReader & { close(): Promise<void> } {
   const connection = new Database(file, { readonly: true, fileMustExist: true });
   connection.pragma('busy_timeout = 5000');
@@ -38,13 +42,14 @@ function openReader(
   registerQueryBudget(connection);
   // List totals vary with the filters combined, so the shapes are many: keep the recent ones.
   const statements = withStatementCache(connection, () => {}, 500);
-  let totals = { version: '', byQuery: new Map<string, number>() };
+  let memory = { version: '', reads: nothingRemembered() };
   return {
     get: (sql, parameters) => statements.prepare(sql).get(parameters),
-    totalsNow() {
+    remembered() {
+      if (!remember) return nothingRemembered();
       const now = version.content();
-      if (totals.version !== now) totals = { version: now, byQuery: new Map() };
-      return totals.byQuery;
+      if (memory.version !== now) memory = { version: now, reads: nothingRemembered() };
+      return memory.reads;
     },
     bookkeepingVersion: () => version.bookkeeping(),
     close: () => statements.close(),
@@ -95,7 +100,8 @@ export function openDatabase(
     const othersVersion = sqlite.prepare('pragma data_version').pluck();
     const version = new ContentVersion(() => othersVersion.get() as number);
     // An in-memory database is private to its connection: there is nothing a second one could read.
-    const reader = file === ':memory:' ? null : openReader(file, version);
+    const reader =
+      file === ':memory:' ? null : openReader(file, version, options.rememberedReads !== false);
     const checkpointer =
       file === ':memory:' ? null : startCheckpointer(file, options.onBackgroundError);
     if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);

@@ -1,15 +1,14 @@
 import type { Compilable } from 'kysely';
 import type { DbOrTrx } from './database.js';
 import { runsOnReadThreads, syncReaderOf } from './hearth-db.js';
-import { isBudgetDeadline } from './sqlite/budget-function.js';
-import { readsBookkeeping } from './sqlite/content-version.js';
+import { rememberKey } from './remembered-reads.js';
 
 /**
  * Exact list totals, reused while the database is unchanged. Counting a large account (100,000
  * people) costs SQLite several milliseconds, far more than the page itself, and clients re-list
  * far more often than the data changes. Any commit that may change content (content-version.ts:
  * every write but audit rows, job claims and outbox marks), by any connection, drops every
- * remembered total. Inside a transaction, or on PostgreSQL, it counts.
+ * remembered total (remembered-reads.ts). Inside a transaction, or on PostgreSQL, it counts.
  */
 const MAX_REMEMBERED = 1000;
 
@@ -24,11 +23,8 @@ export async function countRows(
     return Number(rows[0]?.total ?? 0);
   }
   const { sql, parameters } = compiled;
-  const totals = reader.totalsNow();
-  // Without the list's time budget (query-budget.ts), a new deadline every request.
-  const key =
-    `${sql}\u0000${JSON.stringify(parameters, (_key, value: unknown) => (isBudgetDeadline(value) ? 0 : value))}` +
-    (readsBookkeeping(sql) ? `\u0000${reader.bookkeepingVersion()}` : '');
+  const { totals } = reader.remembered();
+  const key = rememberKey(sql, parameters, reader.bookkeepingVersion);
   const known = totals.get(key);
   if (known !== undefined) return known;
   // A count can read many rows: on a read thread when the handle has them, off the event loop.

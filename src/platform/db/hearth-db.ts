@@ -1,6 +1,7 @@
 import { type Dialect, Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB, DbOrTrx } from './database.js';
+import type { RememberedReads } from './remembered-reads.js';
 
 /**
  * SQLite only: a second, read-only connection for the hottest reads (the API-key lookup of every
@@ -11,8 +12,8 @@ import type { DB, DbOrTrx } from './database.js';
 export interface SyncReader {
   /** the first row of a query, or undefined */
   get(sql: string, parameters: readonly unknown[]): unknown;
-  /** list totals counted at the current content version (count-cache.ts, content-version.ts) */
-  totalsNow(): Map<string, number>;
+  /** list totals and pages read at the current content version (remembered-reads.ts) */
+  remembered(): RememberedReads;
   /** moves with every commit to a bookkeeping table (audit rows, jobs, the outbox) */
   bookkeepingVersion(): number;
 }

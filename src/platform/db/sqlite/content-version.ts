@@ -1,12 +1,12 @@
 /**
- * What the remembered list totals (count-cache.ts) are keyed by on SQLite. SQLite's data_version
- * changes with every commit, so keyed by it every total was dropped by bookkeeping writes no list
- * of people or deals reads: an assistant's audit row (each MCP tool call), a job claim, an outbox
- * row marked sent. This process's writer notes what each commit wrote, and only commits that may
+ * What the remembered list totals and pages (remembered-reads.ts) are keyed by on SQLite. SQLite's
+ * data_version changes with every commit, so keyed by it everything was dropped by bookkeeping
+ * writes no list of people or deals reads: an assistant's audit row (each MCP tool call), a job
+ * claim, an outbox row marked sent, a web session's last use (written once a minute). This process's writer notes what each commit wrote, and only commits that may
  * have changed content move the version. Commits by other connections (another process on the
  * file) are seen through the writer connection's own data_version, which changes only for them.
  */
-export const BOOKKEEPING_TABLES = ['mcp_tool_calls', 'lead_jobs', 'outbox'];
+export const BOOKKEEPING_TABLES = ['mcp_tool_calls', 'lead_jobs', 'outbox', 'sessions'];
 const BOOKKEEPING = new Set(BOOKKEEPING_TABLES);
 const MENTIONS_BOOKKEEPING = new RegExp(`\\b(?:${BOOKKEEPING_TABLES.join('|')})\\b`, 'i');
 /** The table an INSERT, UPDATE or DELETE writes; anything else counts as a content write. */

@@ -12,6 +12,7 @@ import {
 import { HearthDb, type SyncReader } from '../hearth-db.js';
 import { LiteralLimitSqliteQueryCompiler } from './replanning.js';
 import { tooSlow } from './budget-function.js';
+import { rememberKey } from '../remembered-reads.js';
 
 /**
  * SQLite runs on the event loop: a list query that reads a hundred thousand rows holds every
@@ -171,12 +172,25 @@ function failAll(thread: ReadThread, error: unknown) {
   thread.pending.clear();
 }
 
+/**
+ * Runs each query on a read thread, or answers it from what the same query read since the last
+ * content change (remembered-reads.ts): the memory of the version current when the query began,
+ * so a result that raced a commit is kept only where no later request looks.
+ */
 class ReadThreadConnection implements DatabaseConnection {
-  constructor(private readonly threads: ReadThreads) {}
+  constructor(
+    private readonly threads: ReadThreads,
+    private readonly reader: SyncReader,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const memory = this.reader.remembered().rows;
+    const key = rememberKey(query.sql, query.parameters, this.reader.bookkeepingVersion);
+    const known = memory.get(key);
+    if (known) return { rows: known.slice() as R[] };
     const rows = await this.threads.all(query.sql, query.parameters);
-    return { rows: rows as R[] };
+    memory.set(key, rows);
+    return { rows: rows.slice() as R[] };
   }
 
   // eslint-disable-next-line require-yield
@@ -187,8 +201,8 @@ class ReadThreadConnection implements DatabaseConnection {
 
 class ReadThreadDriver implements Driver {
   #connection: ReadThreadConnection;
-  constructor(threads: ReadThreads) {
-    this.#connection = new ReadThreadConnection(threads);
+  constructor(threads: ReadThreads, reader: SyncReader) {
+    this.#connection = new ReadThreadConnection(threads, reader);
   }
   async init() {}
   async acquireConnection() {
@@ -207,7 +221,7 @@ class ReadThreadDriver implements Driver {
 export function readThreadsDb(threads: ReadThreads, reader: SyncReader): HearthDb {
   const dialect: Dialect = {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new ReadThreadDriver(threads),
+    createDriver: () => new ReadThreadDriver(threads, reader),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new LiteralLimitSqliteQueryCompiler(),
   };

@@ -1,0 +1,59 @@
+import { isBudgetDeadline } from './sqlite/budget-function.js';
+import { readsBookkeeping } from './sqlite/content-version.js';
+
+/**
+ * SQLite: what the people list read at the current content version (content-version.ts), kept
+ * until a commit that may change content, by this process or another. Clients list far more often
+ * than the data changes (the web app's list, an assistant's searches, several agents on one view),
+ * and the same SQL with the same values over the same committed data reads the same rows.
+ * HEARTH_DB_SHORTCUTS=compiled or off remembers nothing (for measuring what this buys).
+ */
+export interface RememberedReads {
+  /** list totals by query (count-cache.ts) */
+  totals: Map<string, number>;
+  /** rows of the read threads' queries by query (read-threads.ts) */
+  rows: RowMemory;
+}
+
+/** Results read by more rows than this are read again each time (no list page is near it). */
+const MAX_RESULT_ROWS = 1000;
+/** All remembered rows of one version together, about 15 MB of people documents at most. */
+const MAX_ROWS = 20_000;
+
+/** Query results, frozen: every caller is handed the same row objects. */
+export class RowMemory {
+  readonly #results = new Map<string, readonly unknown[]>();
+  #rows = 0;
+
+  get(key: string): readonly unknown[] | undefined {
+    return this.#results.get(key);
+  }
+
+  set(key: string, rows: unknown[]): void {
+    if (rows.length > MAX_RESULT_ROWS) return;
+    if (this.#rows + rows.length > MAX_ROWS) {
+      this.#results.clear();
+      this.#rows = 0;
+    }
+    for (const row of rows) Object.freeze(row);
+    this.#results.set(key, Object.freeze(rows));
+    this.#rows += rows.length;
+  }
+}
+
+/**
+ * The key of a query's result: its SQL and values, without the list's time budget (a new deadline
+ * every request, query-budget.ts), and with the bookkeeping version when it reads a bookkeeping
+ * table, whose writes do not move the content version.
+ */
+export function rememberKey(
+  sql: string,
+  parameters: readonly unknown[],
+  bookkeepingVersion: () => number,
+): string {
+  const values = JSON.stringify(parameters, (_key, value: unknown) =>
+    isBudgetDeadline(value) ? 0 : value,
+  );
+  const key = `${sql}\u0000${values}`;
+  return readsBookkeeping(sql) ? `${key}\u0000${bookkeepingVersion()}` : key;
+}
