@@ -16,7 +16,7 @@ const PEOPLE = Number(process.env.BENCH_CPU_PEOPLE ?? 1000);
 const CONNECTIONS = Number(process.env.BENCH_CPU_CONNECTIONS ?? 16);
 const BURST_SECONDS = Number(process.env.BENCH_CPU_BURST ?? 3);
 // BENCH_CPU_ONLY=<text>: only the requests whose name contains it (e.g. to profile one of them).
-// Beside this build runs the same build with HEARTH_DB_SHORTCUTS=compiled ("this, compiled": no
+// Beside this build runs the same build with HEARTH_DB_SHORTCUTS=compiled ("shortcuts=compiled": no
 // remembered list reads, no group commit), unless BENCH_CPU_UNREMEMBERED=0.
 const ONLY = process.env.BENCH_CPU_ONLY;
 
@@ -106,7 +106,9 @@ async function startTargets(): Promise<CpuTarget[]> {
     // What a list costs when it is not remembered (the first request after any content change).
     if (process.env.BENCH_CPU_UNREMEMBERED !== '0')
       targets.push(
-        await startHearth('this, compiled', server, PEOPLE, { HEARTH_DB_SHORTCUTS: 'compiled' }),
+        await startHearth('shortcuts=compiled', server, PEOPLE, {
+          HEARTH_DB_SHORTCUTS: 'compiled',
+        }),
       );
     targets.push(await startHearth('this build', server, PEOPLE));
     targets.unshift(await startMinimum(targets[0].dataDir, PEOPLE));

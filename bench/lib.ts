@@ -271,11 +271,26 @@ export async function seedPeople(
   if (server.ctx.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
 }
 
+/**
+ * Waits (up to 10 s) until the server has finished what earlier bursts left it (the worker's jobs
+ * after a burst of writes, a checkpoint): its CPU over 200 ms below 5 % of a core. Otherwise that
+ * work is charged to whichever burst comes next.
+ */
+async function settled(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const before = processCpuUs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (processCpuUs(pid) - before < 10_000) return;
+  }
+}
+
 /** Runs autocannon against one route and reports median req/s and p50/p99 latency in ms. */
 export async function measure(options: MeasureOptions): Promise<BenchRow> {
   const headers = { 'content-type': 'application/json', ...options.headers };
   const pid = serverPids.get(options.url);
   let cpuBefore = 0;
+  if (pid !== undefined) await settled(pid);
   const started = autocannon({
     url: options.url,
     connections: options.connections ?? 50,
