@@ -179,28 +179,34 @@ async function pairsOf(h: BenchHarness, server: BenchServer): Promise<Target[][]
   return pairs;
 }
 
-/** Each chosen pair, on each build, round after round; then the medians and each tool's excess. */
+/**
+ * Each chosen pair, on each build, every round (the pairs interleaved, so that the framing and each
+ * tool are measured under the same load); then the medians and each tool's excess.
+ */
 async function measurePairs(h: BenchHarness, builds: Build[]): Promise<BenchRow[]> {
   const burst = Math.max(2, Math.round(h.durationSeconds / BENCH_ROUNDS));
-  const rows: BenchRow[] = [];
   // BENCH_MCP_PAIRS=0,2 measures only those pairs (e.g. to profile one tool); 0 is the framing.
   const chosen = process.env.BENCH_MCP_PAIRS?.split(',').map(Number);
-  const framing = new Map<string, number>();
-  for (const [p] of builds[0]!.pairs.entries()) {
-    if (chosen && !chosen.includes(p)) continue;
-    const targets = builds.flatMap((b) => b.pairs[p]!.map((t) => ({ label: b.label, t })));
-    const bursts: BenchRow[][] = targets.map(() => []);
-    for (let round = 0; round < BENCH_ROUNDS; round++)
-      for (const [i, { t }] of targets.entries())
-        bursts[i]!.push(
+  const pairs = [...builds[0]!.pairs.keys()].filter((p) => !chosen || chosen.includes(p));
+  const targetsOf = (p: number) =>
+    builds.flatMap((b) => b.pairs[p]!.map((t) => ({ label: b.label, t })));
+  const bursts = new Map(pairs.map((p) => [p, targetsOf(p).map((): BenchRow[] => [])]));
+  for (let round = 0; round < BENCH_ROUNDS; round++)
+    for (const p of pairs)
+      for (const [i, { t }] of targetsOf(p).entries())
+        bursts.get(p)![i]!.push(
           await h.measure({
             ...t,
             connections: Number(process.env.BENCH_MCP_CONNECTIONS ?? 10),
             durationSeconds: burst,
           }),
         );
+  const rows: BenchRow[] = [];
+  const framing = new Map<string, number>();
+  for (const p of pairs) {
+    const targets = targetsOf(p);
     for (let i = 0; i < targets.length; i += 2) {
-      const [rest, mcp] = [i, i + 1].map((j) => summary(targets[j]!, bursts[j]!));
+      const [rest, mcp] = [i, i + 1].map((j) => summary(targets[j]!, bursts.get(p)![j]!));
       const label = targets[i]!.label;
       if (p === 0) framing.set(label, mcp!.cpuUs! - rest!.cpuUs!);
       const excess = mcp!.cpuUs! - rest!.cpuUs! - (framing.get(label) ?? NaN);
