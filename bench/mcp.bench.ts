@@ -1,11 +1,10 @@
 // What a tool call costs the server next to the REST call it wraps: search_people against
 // GET /v1/people?q=…&fields=…&limit=10, add_note against POST /v1/notes, list_smart_lists (with
 // none to list) against GET /v1/smartLists and run_report against GET /v1/reports/agentActivity,
-// each pair measured in
-// turn round after round (server CPU per request, and requests per second). A tool call adds the
+// every pair measured in every round, interleaved (server CPU per request, and requests per second). A tool call adds the
 // JSON-RPC framing, the event-stream answer, the tool's checks and its audit row. Each MCP row's
 // note says what it costs beyond its REST call and the framing (ping − livez).
-// BENCH_MCP_BASELINE=<dir of another checkout, built> measures that build too, round by round.
+// BENCH_MCP_BASELINE=<dir of another checkout, built> measures that build too, burst by burst.
 import path from 'node:path';
 import { BENCH_ROUNDS, type BenchHarness, type BenchRow, type BenchServer, median } from './lib.js';
 
