@@ -10,6 +10,7 @@ import {
   newContext,
   PHONE,
   seriousA11yViolations,
+  shot,
   signInAs,
 } from './browser.js';
 
@@ -78,7 +79,7 @@ describe('admin area and sign-in rules in the browser', () => {
       stages.slice(0, 3).map((s) => s.name),
       ['Lead', 'Prospect', 'Sphere'],
     );
-    await page.screenshot({ path: '/tmp/hearth-admin-stages-laptop.png', fullPage: true });
+    await shot(page, 'hearth-admin-stages-laptop', { fullPage: true });
     await context.close();
   });
 
@@ -113,7 +114,7 @@ describe('admin area and sign-in rules in the browser', () => {
     await linkField.waitFor();
     const link = new URL(await linkField.inputValue());
     await page.getByRole('table', { name: 'Pending invites' }).getByText(email).waitFor();
-    await page.screenshot({ path: '/tmp/hearth-admin-users-laptop.png', fullPage: true });
+    await shot(page, 'hearth-admin-users-laptop', { fullPage: true });
     await context.close();
 
     const invitee = await newContext(browser, server);
@@ -174,7 +175,7 @@ describe('admin area and sign-in rules in the browser', () => {
       const emailColumn = await users.getByRole('columnheader', { name: 'Email' }).count();
       assert.equal(emailColumn, size === 'laptop' ? 1 : 0, `Email column on a ${size}`);
       assert.deepEqual(await seriousA11yViolations(page), [], `/admin/users on a ${size}`);
-      await page.screenshot({ path: `/tmp/hearth-admin-users-rows-${size}.png`, fullPage: true });
+      await shot(page, `hearth-admin-users-rows-${size}`, { fullPage: true });
       await context.close();
     }
   });
@@ -243,7 +244,7 @@ describe('admin area and sign-in rules in the browser', () => {
         .waitFor();
       assert.match(await page.content(), new RegExp(email.replace('.', '\\.')));
       assert.deepEqual(await seriousA11yViolations(page), []);
-      await page.screenshot({ path: `/tmp/hearth-consent-${decision}.png` });
+      await shot(page, `hearth-consent-${decision}`);
       await page.getByRole('button', { name: decision }).click();
       await page.getByRole('heading', { name: 'Listing App callback' }).waitFor();
       const back = new URL(page.url());
@@ -271,10 +272,7 @@ describe('admin area and sign-in rules in the browser', () => {
         await page.getByRole('heading', { name: heading, exact: true }).waitFor();
         await page.waitForLoadState('networkidle');
         assert.deepEqual(await seriousA11yViolations(page), [], `${path} on a ${size}`);
-        await page.screenshot({
-          path: `/tmp/hearth${path.replace(/\//g, '-')}-${size}.png`,
-          fullPage: true,
-        });
+        await shot(page, `hearth${path.replace(/\//g, '-')}-${size}`, { fullPage: true });
         await assertFitsWidth(page);
       }
       await context.close();

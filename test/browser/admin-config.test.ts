@@ -117,7 +117,7 @@ describe('admin configuration screens in the browser', () => {
     await edit.getByLabel('Pipeline name').fill('Listings');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Listings', level: 2 }).waitFor();
-    await page.screenshot({ path: '/tmp/hearth-admin-pipelines-laptop.png', fullPage: true });
+    await shot(page, 'hearth-admin-pipelines-laptop', { fullPage: true });
 
     await page.getByRole('button', { name: 'Delete pipeline Listings' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
@@ -165,7 +165,7 @@ describe('admin configuration screens in the browser', () => {
     const merged = preview.getByRole('region', { name: 'Merged for Priya Shah' });
     await merged.getByText('Welcome, Priya').waitFor();
     await merged.getByText(`Hi Priya Shah, I am ${account.owner.name}.`).waitFor();
-    await page.screenshot({ path: '/tmp/hearth-admin-templates-preview.png' });
+    await shot(page, 'hearth-admin-templates-preview');
     await preview.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: 'Delete template Welcome note' }).click();
@@ -267,7 +267,7 @@ describe('admin configuration screens in the browser', () => {
         ['task', 'Call about the search'],
       ],
     );
-    await page.screenshot({ path: '/tmp/hearth-admin-action-plans.png', fullPage: true });
+    await shot(page, 'hearth-admin-action-plans', { fullPage: true });
 
     await page.getByRole('button', { name: 'Delete action plan New buyer' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
@@ -359,7 +359,7 @@ describe('admin configuration screens in the browser', () => {
     assert.equal(flows[0].assignedUserId, agent.id);
     assert.equal(flows[0].groupId, null);
     assert.equal(flows[0].status, 'Archived');
-    await page.screenshot({ path: '/tmp/hearth-admin-lead-flows.png', fullPage: true });
+    await shot(page, 'hearth-admin-lead-flows', { fullPage: true });
 
     await page.getByRole('button', { name: 'Delete lead flow sunrise-realty.com' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server.js';
 import { givePassword } from '../support/auth.js';
@@ -10,17 +9,15 @@ import {
   newContext,
   PHONE,
   seriousA11yViolations,
+  shot,
   signInAs,
 } from './browser.js';
-
-const SHOTS = '/tmp/shots-autom';
 
 /** Issue 33: the automations builder (Owner/Admin) and a person's runs on their page. */
 describe('automations in the browser', () => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     server = await startServer({ worker: true });
     browser = await launchBrowser();
   });
@@ -90,7 +87,7 @@ describe('automations in the browser', () => {
         'When the tag “hot” is added, and the source is Zillow: create a task “Call now”, then wait 1 day, then send the template “Welcome”.',
       )
       .waitFor();
-    await page.screenshot({ path: `${SHOTS}/builder-laptop.png` });
+    await shot(page, 'automations-builder-laptop');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await told(page, 'Automation Hot leads saved');
@@ -109,7 +106,7 @@ describe('automations in the browser', () => {
     ]);
     const row = page.getByRole('row', { name: /Hot leads/ });
     await row.getByText(/When the tag “hot” is added/).waitFor();
-    await page.screenshot({ path: `${SHOTS}/list-laptop.png`, fullPage: true });
+    await shot(page, 'automations-list-laptop', { fullPage: true });
 
     await page.getByRole('button', { name: 'Pause automation Hot leads' }).click();
     await told(page, 'Hot leads paused');
@@ -162,11 +159,11 @@ describe('automations in the browser', () => {
       .getByRole('status', { name: 'What it does' })
       .getByText('When nobody has been in touch for 30 days: create a task “Check in”.')
       .waitFor();
-    await page.screenshot({ path: `${SHOTS}/builder-phone.png` });
+    await shot(page, 'automations-builder-phone');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await told(page, 'Automation No contact saved');
     await page.getByRole('row', { name: /No contact/ }).waitFor();
-    await page.screenshot({ path: `${SHOTS}/list-phone.png`, fullPage: true });
+    await shot(page, 'automations-list-phone', { fullPage: true });
     await context.close();
   });
 
@@ -213,7 +210,7 @@ describe('automations in the browser', () => {
       .getByText(/^Waiting until .+, then step 3 of 3: create a task “Call back”$/)
       .waitFor();
     await run.getByText('Running').waitFor();
-    await page.screenshot({ path: `${SHOTS}/person-runs-laptop.png`, fullPage: true });
+    await shot(page, 'automations-person-runs-laptop', { fullPage: true });
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await run.getByRole('button', { name: 'Pause Nurture' }).click();
@@ -238,7 +235,7 @@ describe('automations in the browser', () => {
       .getByRole('listitem', { name: 'Automation Nurture' });
     await phoneRun.getByText('Cancelled').waitFor();
     await phoneRun.scrollIntoViewIfNeeded();
-    await phonePage.screenshot({ path: `${SHOTS}/person-runs-phone.png` });
+    await shot(phonePage, 'automations-person-runs-phone');
     await phone.close();
     await context.close();
   });

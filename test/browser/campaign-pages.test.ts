@@ -1,22 +1,23 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { PUBLIC_URL, startServer, type TestServer, unique } from '../support/server.js';
 import { decodedMessage, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 import { waitFor } from '../support/process.js';
-import { LAPTOP, PHONE, launchBrowser, newContext, seriousA11yViolations } from './browser.js';
-
-const SHOTS = process.env.SCREENSHOT_DIR ?? path.join(tmpdir(), 'hearth-campaign-pages');
+import {
+  LAPTOP,
+  PHONE,
+  launchBrowser,
+  newContext,
+  seriousA11yViolations,
+  shot,
+} from './browser.js';
 
 describe('campaign email pages in the browser', () => {
   let sink: SmtpSink;
   let server: TestServer;
   let browser: Browser;
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     sink = await startSmtpSink();
     server = await startServer({
       env: { HEARTH_SMTP_URL: sink.url, HEARTH_EMAIL_FROM: 'news@hearth.test' },
@@ -79,19 +80,16 @@ describe('campaign email pages in the browser', () => {
         'Open house this Sunday, Grace',
         'the inline script did not run',
       );
-      await page.screenshot({ path: path.join(SHOTS, `view-${label}.png`), fullPage: true });
+      await shot(page, `campaign-pages-view-${label}`, { fullPage: true });
       assert.match(page.url(), /\/e\/v\//, 'the <meta> refresh did not navigate away');
 
       await page.goto(unsubscribe);
       await page.getByRole('heading', { name: 'Unsubscribe' }).waitFor();
       assert.deepEqual(await seriousA11yViolations(page), []);
-      await page.screenshot({ path: path.join(SHOTS, `unsubscribe-${label}.png`), fullPage: true });
+      await shot(page, `campaign-pages-unsubscribe-${label}`, { fullPage: true });
       await page.getByRole('button', { name: 'Unsubscribe' }).click();
       await page.getByRole('heading', { name: 'You are unsubscribed' }).waitFor();
-      await page.screenshot({
-        path: path.join(SHOTS, `unsubscribed-${label}.png`),
-        fullPage: true,
-      });
+      await shot(page, `campaign-pages-unsubscribed-${label}`, { fullPage: true });
       const blocked = problems.filter(
         (p) => !/Content Security Policy.*script|Blocked script execution.*sandboxed/i.test(p),
       );

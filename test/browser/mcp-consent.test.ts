@@ -1,6 +1,5 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,9 +17,14 @@ import {
   TestOAuthProvider,
   testFetch,
 } from '../assistants/mcp-helpers.js';
-import { LAPTOP, launchBrowser, newContext, PHONE, seriousA11yViolations } from './browser.js';
-
-const SHOTS = '/tmp/shots-mcp';
+import {
+  LAPTOP,
+  launchBrowser,
+  newContext,
+  PHONE,
+  seriousA11yViolations,
+  shot,
+} from './browser.js';
 
 describe('MCP: an assistant is allowed on the consent page in Chromium, then works as that user', () => {
   let server: TestServer;
@@ -29,7 +33,6 @@ describe('MCP: an assistant is allowed on the consent page in Chromium, then wor
   let fetch: ReturnType<typeof testFetch>;
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     server = await startServer();
     browser = await launchBrowser();
     fetch = testFetch(server);
@@ -89,8 +92,8 @@ describe('MCP: an assistant is allowed on the consent page in Chromium, then wor
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     assert.ok(overflow <= 1, `the consent page is wider than a ${size} by ${overflow}px`);
-    await page.screenshot({ path: `${SHOTS}/consent-${size}.png` });
-    await page.screenshot({ path: `${SHOTS}/consent-${size}-full.png`, fullPage: true });
+    await shot(page, `mcp-consent-${size}`);
+    await shot(page, `mcp-consent-${size}-full`, { fullPage: true });
     await allow.click();
     await page.getByRole('heading', { name: 'Assistant connected' }).waitFor();
     const code = new URL(page.url()).searchParams.get('code');

@@ -2,7 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, unique, type TestServer } from '../support/server.js';
-import { LAPTOP, launchBrowser, PHONE, seriousA11yViolations, signedInPage } from './browser.js';
+import {
+  LAPTOP,
+  launchBrowser,
+  PHONE,
+  seriousA11yViolations,
+  shot,
+  signedInPage,
+} from './browser.js';
 
 // A literal public address: never contacted here (no worker runs), allowed without ALLOW_PRIVATE.
 const SUBSCRIPTION = 'https://93.184.216.34/inbox-hook';
@@ -102,7 +109,7 @@ describe("person page in the browser: inbox app conversations on the person's ti
         'newest first; the received message is dated by its sentAt',
       );
       assert.deepEqual(await seriousA11yViolations(page), []);
-      await page.screenshot({ path: `/tmp/hearth-person-inbox-${label}.png`, fullPage: true });
+      await shot(page, `hearth-person-inbox-${label}`, { fullPage: true });
       await context.close();
     }
   });
