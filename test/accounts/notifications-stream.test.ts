@@ -3,14 +3,19 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { basic, type TestServer, startServer, unique } from '../support/server.js';
 
-/** An open event stream's `unread` counts, as they arrive. */
+interface UnreadEvent {
+  unread: number;
+  latest: number | null;
+}
+
+/** An open event stream's `unread` events, as they arrive. */
 async function openStream(server: TestServer, key: string) {
   const dispatcher = new Agent({ connect: { ca: server.cert, servername: 'localhost' } });
   const res = await request(`${server.url}/v1/notifications/stream`, {
     headers: { authorization: basic(key), accept: 'text/event-stream' },
     dispatcher,
   });
-  const counts: number[] = [];
+  const events: UnreadEvent[] = [];
   let text = '';
   res.body.on('data', (chunk: Buffer) => {
     text += chunk.toString();
@@ -18,22 +23,25 @@ async function openStream(server: TestServer, key: string) {
       const event = text.slice(0, end);
       text = text.slice(end + 2);
       const data = /^event: unread\ndata: (.*)$/m.exec(event);
-      if (data) counts.push((JSON.parse(data[1]!) as { unread: number }).unread);
+      if (data) events.push(JSON.parse(data[1]!) as UnreadEvent);
     }
   });
-  /** Waits until `count` is the latest count received (the stream checks every 3 s). */
-  const reaches = async (count: number) => {
-    const until = Date.now() + 10_000;
-    while (counts.at(-1) !== count) {
-      if (Date.now() > until) assert.fail(`unread counts ${counts.join(', ')}; expected ${count}`);
+  const counts = () => events.map((event) => event.unread);
+  /** Waits until the latest event received passes `test` (the stream checks every 3 s). */
+  const until = async (test: (event: UnreadEvent) => boolean, expected: string) => {
+    const deadline = Date.now() + 10_000;
+    while (!events.length || !test(events.at(-1)!)) {
+      if (Date.now() > deadline)
+        assert.fail(`unread events ${JSON.stringify(events)}; expected ${expected}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
+  const reaches = (count: number) => until((event) => event.unread === count, `${count} unread`);
   const close = async () => {
     res.body.destroy();
     await dispatcher.destroy();
   };
-  return { res, counts, reaches, close };
+  return { res, events, counts, until, reaches, close };
 }
 
 describe('the bell: unread notifications as server-sent events', () => {
@@ -67,11 +75,41 @@ describe('the bell: unread notifications as server-sent events', () => {
       const read = await server.post(agent.key, '/v1/notifications/markAllRead', {});
       assert.equal(read.status, 200, read.text);
       await stream.reaches(0);
-      assert.deepEqual(stream.counts, [0, 1, 0]);
-      assert.deepEqual(unrelated.counts, [0], "another user's stream hears nothing of it");
+      assert.deepEqual(stream.counts(), [0, 1, 0]);
+      assert.deepEqual(unrelated.counts(), [0], "another user's stream hears nothing of it");
     } finally {
       await stream.close();
       await unrelated.close();
+    }
+  });
+
+  it('tells of a new notification even when one was read in the same few seconds', async () => {
+    const { owner, addUser } = await server.newAccount();
+    const agent = await addUser('Agent');
+    await server.post(owner.key, '/v1/leadFlows', { source: 'swap.com', assignedUserId: agent.id });
+    const lead = (name: string) =>
+      server.post(owner.key, '/v1/events', {
+        type: 'Registration',
+        source: 'swap.com',
+        person: { firstName: name, emails: [`${unique(name)}@example.com`] },
+      });
+    assert.equal((await lead('Ines')).status, 201);
+    const stream = await openStream(server, agent.key);
+    try {
+      await stream.reaches(1);
+      const before = stream.events.length;
+      // Read and replaced within one check: the count is 1 again, the newest unread is not.
+      const read = await server.post(agent.key, '/v1/notifications/markAllRead', {});
+      assert.equal(read.status, 200, read.text);
+      assert.equal((await lead('Jonas')).status, 201);
+      const unread = await server.get(agent.key, '/v1/notifications?unread=true');
+      assert.equal(unread.body._metadata.total, 1);
+      const newest = unread.body.notifications[0].id as number;
+      await stream.until((event) => event.latest === newest, `the newest unread to be ${newest}`);
+      assert.ok(stream.events.length > before);
+      assert.equal(stream.events.at(-1)!.unread, 1);
+    } finally {
+      await stream.close();
     }
   });
 

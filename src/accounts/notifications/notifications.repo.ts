@@ -67,11 +67,17 @@ export async function markAllRead(
   return Number(result.numUpdatedRows);
 }
 
-/** How many of a user's notifications are unread. */
-export async function unreadCount(db: DbOrTrx, accountId: number, userId: number) {
+/**
+ * How many of a user's notifications are unread, and the newest unread one's id: a notification
+ * read and another made between two looks leave the count as it was, never the newest id.
+ */
+export async function unreadState(db: DbOrTrx, accountId: number, userId: number) {
   const row = await myNotificationsList(db, accountId, userId, { unread: true })
     .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('unread'))
+    .select((eb) => [eb.fn.countAll<number>().as('unread'), eb.fn.max('id').as('latest')])
     .executeTakeFirst();
-  return Number(row?.unread ?? 0);
+  return {
+    unread: Number(row?.unread ?? 0),
+    latest: row?.latest == null ? null : Number(row.latest),
+  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/http/errors.js';
-import { unreadCount } from './notifications.repo.js';
+import { unreadState } from './notifications.repo.js';
 
 /**
  * How often a stream counts the unread notifications (a partial index holds just those): a new
@@ -18,9 +18,10 @@ const LIFETIME_MS = 10 * 60_000;
 const MAX_PER_USER = 10;
 
 /**
- * The web app's bell: the caller's unread count as server-sent events (`event: unread`), sent at
- * once and again when it changes. Each stream checks the database itself, so a notification made
- * by any API instance or the worker shows without a message bus.
+ * The web app's bell: the caller's unread count and newest unread notification as server-sent
+ * events (`event: unread`), sent at once and again when either changes. Each stream checks the
+ * database itself, so a notification made by any API instance or the worker shows without a
+ * message bus.
  */
 export class NotificationStreams {
   private readonly open = new Map<() => void, number>();
@@ -44,7 +45,7 @@ export class NotificationStreams {
         'Too many open notification streams; close some tabs',
       );
     const { db } = this.ctx;
-    let unread = await unreadCount(db, accountId, userId);
+    let state = JSON.stringify(await unreadState(db, accountId, userId));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -52,11 +53,13 @@ export class NotificationStreams {
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
     });
-    const send = (count: number) => res.write(`event: unread\ndata: {"unread":${count}}\n\n`);
-    send(unread);
+    const send = () => res.write(`event: unread\ndata: ${state}\n\n`);
+    send();
     const check = async () => {
-      const count = await unreadCount(db, accountId, userId);
-      if (count !== unread) send((unread = count));
+      const now = JSON.stringify(await unreadState(db, accountId, userId));
+      if (now === state) return;
+      state = now;
+      send();
     };
     const timers = [
       setInterval(() => void check().catch(() => close()), STREAM_CHECK_MS),

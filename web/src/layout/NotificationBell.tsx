@@ -23,7 +23,7 @@ import type { Notification } from '../api/types';
 const POLL_MS = 30_000;
 
 /**
- * The unread count pushed by GET /v1/notifications/stream: a new lead rings the bell within
+ * The unread state pushed by GET /v1/notifications/stream: a new lead rings the bell within
  * seconds. While the stream is open there is no polling; EventSource reopens it by itself (the
  * server ends each after ten minutes), and polling covers the time it is down.
  */
@@ -33,14 +33,20 @@ function useUnreadStream(): boolean {
   useEffect(() => {
     if (typeof EventSource === 'undefined') return undefined;
     const source = new EventSource('/v1/notifications/stream');
-    source.addEventListener('open', () => setLive(true));
+    // A (re)opened stream's first event is often what the bell shows already; each later one
+    // means something changed (a notification read and another made leave the count the same).
+    let first = true;
+    source.addEventListener('open', () => {
+      first = true;
+      setLive(true);
+    });
     source.addEventListener('error', () => setLive(false));
     source.addEventListener('unread', (event) => {
       const { unread } = JSON.parse((event as MessageEvent<string>).data) as { unread: number };
-      // A (re)opened stream's first count is often what the bell shows already.
       const shown = queryClient.getQueryData<{ total: number }>(['notifications', 'unread']);
-      if (unread !== shown?.total)
+      if (!first || unread !== shown?.total)
         void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+      first = false;
     });
     return () => source.close();
   }, [queryClient]);
