@@ -9,6 +9,7 @@ import { rememberKey } from './remembered-reads.js';
  * far more often than the data changes. Any commit that may change content (content-version.ts:
  * every write but audit rows, job claims and outbox marks), by any connection, drops every
  * remembered total (remembered-reads.ts). Inside a transaction, or on PostgreSQL, it counts.
+ * On the read threads the connection's own memory keeps the total with the rest it reads.
  */
 const MAX_REMEMBERED = 1000;
 
@@ -18,7 +19,8 @@ export async function countRows(
 ): Promise<number> {
   const reader = syncReaderOf(db);
   const compiled = query.compile();
-  if (!reader) {
+  // On the read threads the connection remembers what it reads (read-threads.ts), totals too.
+  if (!reader || runsOnReadThreads(db)) {
     const { rows } = await db.executeQuery(compiled);
     return Number(rows[0]?.total ?? 0);
   }
@@ -27,11 +29,8 @@ export async function countRows(
   const key = rememberKey(sql, parameters, reader.bookkeepingVersion);
   const known = totals.get(key);
   if (known !== undefined) return known;
-  // A count can read many rows: on a read thread when the handle has them, off the event loop.
-  const row = runsOnReadThreads(db)
-    ? (await db.executeQuery(compiled)).rows[0]
-    : reader.get(sql, parameters);
-  const total = Number((row as { total: number | string } | undefined)?.total ?? 0);
+  const row = reader.get(sql, parameters) as { total: number | string } | undefined;
+  const total = Number(row?.total ?? 0);
   if (totals.size >= MAX_REMEMBERED) totals.clear();
   totals.set(key, total);
   return total;
