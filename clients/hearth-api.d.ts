@@ -2393,7 +2393,7 @@ export interface paths {
         };
         /**
          * Your unread count as server-sent events, sent again when it changes
-         * @description An event stream (text/event-stream) of `unread` events, each `{"unread": N}`: one at once, then one whenever the count changes (a new notification shows within 3 seconds). The stream ends after 10 minutes; EventSource opens a new one.
+         * @description An event stream (text/event-stream) of `unread` events, each `{"unread": N, "latest": id}` (`latest`: the newest unread notification, or null): one at once, then one whenever either changes (a new notification shows within 3 seconds). The stream ends after 10 minutes; EventSource opens a new one.
          */
         get: operations["getNotificationsStream"];
         put?: never;
