@@ -4,7 +4,8 @@ import type { DB, DbOrTrx } from '../../platform/db/database.js';
 import type { DialectName } from '../../platform/db/dialect.js';
 import type { AuthUser } from '../../platform/http/auth-user.js';
 import { countRows } from '../../platform/db/count-cache.js';
-import { runsOnReadThreads } from '../../platform/db/hearth-db.js';
+import { runsOnReadThreads, type SyncReader, syncReaderOf } from '../../platform/db/hearth-db.js';
+import { readAtOnce } from '../../platform/db/remembered-reads.js';
 import { budgetDeadline } from '../../platform/db/sqlite/budget-function.js';
 import { compiledShapes, type QueryArgument } from '../../platform/db/reusable-query.js';
 import {
@@ -68,6 +69,28 @@ export interface WalkPageOptions {
   /** the presented rows (a `fields` selection) instead of the database-written documents */
   rows: boolean;
   publicUrl: string;
+}
+
+/**
+ * Whether a page's reads are small whatever the data (SQLite): the whole account without filters
+ * reads its page in index order and a total capped at EXACT_TOTAL_LIMIT, about a millisecond at
+ * most, so it reads at once on the read connection rather than paying a read thread's round trips
+ * (docs/performance-cpu.md). A filter or an agent's visibility can make a walk read many rows to
+ * find a page: those stay on the read threads, off the event loop.
+ */
+function smallReads(db: DbOrTrx, auth: AuthUser, filterCount: number, ids: unknown[] | null) {
+  return runsOnReadThreads(db) && seesWholeAccount(auth) && filterCount === 0 && ids === null;
+}
+
+function readSmallPage(
+  reader: SyncReader,
+  rows: CompiledQuery | null,
+  total: CompiledQuery | number,
+): [{ id: number }[], number] {
+  const found = rows ? (readAtOnce(reader, rows.sql, rows.parameters) as { id: number }[]) : [];
+  if (typeof total === 'number') return [found, total];
+  const [row] = readAtOnce(reader, total.sql, total.parameters) as { total: number }[];
+  return [found, Number(row?.total ?? 0)];
 }
 
 /**
@@ -142,13 +165,14 @@ export async function walkPage(
   };
   const [rows, count] = walkQueries(db, shape, args, build);
   const known = page.cursor?.t;
-  const counting = known !== undefined ? known : countRows(db, { compile: () => count } as never);
-  const [found, total] = await Promise.all([
-    page.limit === 0
-      ? []
-      : db.executeQuery(rows as CompiledQuery<{ id: number }>).then((r) => r.rows),
-    counting,
-  ]);
+  const [found, total] = smallReads(db, auth, filters.length, ids)
+    ? readSmallPage(syncReaderOf(db)!, page.limit === 0 ? null : rows, known ?? count)
+    : await Promise.all([
+        page.limit === 0
+          ? []
+          : db.executeQuery(rows as CompiledQuery<{ id: number }>).then((r) => r.rows),
+        known !== undefined ? known : countRows(db, { compile: () => count } as never),
+      ]);
   return pageOf(
     request,
     { ...options, idExpression: 'people.id', collection: 'people', db },

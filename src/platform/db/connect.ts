@@ -45,6 +45,7 @@ function openReader(
   let memory = { version: '', reads: nothingRemembered() };
   return {
     get: (sql, parameters) => statements.prepare(sql).get(parameters),
+    all: (sql, parameters) => statements.prepare(sql).all(parameters),
     remembered() {
       if (!remember) return nothingRemembered();
       const now = version.content();

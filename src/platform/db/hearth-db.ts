@@ -12,6 +12,8 @@ import type { RememberedReads } from './remembered-reads.js';
 export interface SyncReader {
   /** the first row of a query, or undefined */
   get(sql: string, parameters: readonly unknown[]): unknown;
+  /** every row of a query (one known to read few: remembered-reads.ts readAtOnce) */
+  all(sql: string, parameters: readonly unknown[]): unknown[];
   /** list totals and pages read at the current content version (remembered-reads.ts) */
   remembered(): RememberedReads;
   /** moves with every commit to a bookkeeping table (audit rows, jobs, the outbox) */

@@ -11,7 +11,7 @@ import { readsBookkeeping } from './sqlite/content-version.js';
 export interface RememberedReads {
   /** list totals by query (count-cache.ts) */
   totals: Map<string, number>;
-  /** rows of the read threads' queries by query (read-threads.ts) */
+  /** rows of the list's queries by query (read-threads.ts, readAtOnce) */
   rows: RowMemory;
 }
 
@@ -56,4 +56,35 @@ export function rememberKey(
   );
   const key = `${sql}\u0000${values}`;
   return readsBookkeeping(sql) ? `${key}\u0000${bookkeepingVersion()}` : key;
+}
+
+/** What remembering needs of the read connection (hearth-db.ts SyncReader). */
+interface RememberingReader {
+  remembered(): RememberedReads;
+  bookkeepingVersion(): number;
+  all(sql: string, parameters: readonly unknown[]): unknown[];
+}
+
+/**
+ * A query's remembered rows at the current content version, if any, and how to keep what it read.
+ * The version is the one current when the query began: a result that raced a commit is kept only
+ * where no later request looks.
+ */
+export function recall(reader: RememberingReader, sql: string, parameters: readonly unknown[]) {
+  const memory = reader.remembered().rows;
+  const key = rememberKey(sql, parameters, reader.bookkeepingVersion);
+  return { known: memory.get(key), keep: (rows: unknown[]) => memory.set(key, rows) };
+}
+
+/**
+ * A read known to be small (a list page read in index order, a total capped at EXACT_TOTAL_LIMIT)
+ * on the read connection, at once: a round trip to a read thread costs about 75 µs of CPU, more
+ * than such a read (docs/performance-cpu.md). Remembered as the read threads' reads are.
+ */
+export function readAtOnce(reader: RememberingReader, sql: string, parameters: readonly unknown[]) {
+  const { known, keep } = recall(reader, sql, parameters);
+  if (known) return known.slice();
+  const rows = reader.all(sql, parameters);
+  keep(rows);
+  return rows.slice();
 }

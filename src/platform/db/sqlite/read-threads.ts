@@ -12,7 +12,7 @@ import {
 import { HearthDb, type SyncReader } from '../hearth-db.js';
 import { LiteralLimitSqliteQueryCompiler } from './replanning.js';
 import { tooSlow } from './budget-function.js';
-import { rememberKey } from '../remembered-reads.js';
+import { recall } from '../remembered-reads.js';
 
 /**
  * SQLite runs on the event loop: a list query that reads a hundred thousand rows holds every
@@ -184,12 +184,10 @@ class ReadThreadConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const memory = this.reader.remembered().rows;
-    const key = rememberKey(query.sql, query.parameters, this.reader.bookkeepingVersion);
-    const known = memory.get(key);
+    const { known, keep } = recall(this.reader, query.sql, query.parameters);
     if (known) return { rows: known.slice() as R[] };
     const rows = await this.threads.all(query.sql, query.parameters);
-    memory.set(key, rows);
+    keep(rows);
     return { rows: rows.slice() as R[] };
   }
 
