@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
 import { ReadThreads } from '../../src/platform/db/sqlite/read-threads.js';
 import { startServer, unique, type TestAccount, type TestServer } from '../support/server.js';
 
@@ -16,12 +17,18 @@ describe(
     let account: TestAccount;
     let agentKey: string;
     let threadReads = 0;
+    let threadMessages = 0;
     const original = ReadThreads.prototype.all;
+    const post = Worker.prototype.postMessage;
 
     before(async () => {
       ReadThreads.prototype.all = function (sql, parameters) {
         threadReads += 1;
         return original.call(this, sql, parameters);
+      };
+      Worker.prototype.postMessage = function (message, transfer) {
+        threadMessages += 1;
+        return post.call(this, message, transfer);
       };
       server = await startServer();
       account = await server.newAccount();
@@ -36,15 +43,20 @@ describe(
     });
     after(async () => {
       ReadThreads.prototype.all = original;
+      Worker.prototype.postMessage = post;
       await server?.close();
     });
 
-    /** The list's answer and how many queries it sent to the read threads. */
+    /** The list's answer, how many queries it sent to the read threads and in how many messages. */
     const list = async (key: string, query: string) => {
-      const before = threadReads;
+      const [reads, messages] = [threadReads, threadMessages];
       const res = await server.get(key, `/v1/people?${query}`);
       assert.equal(res.status, 200, res.text);
-      return { body: res.body, threadReads: threadReads - before };
+      return {
+        body: res.body,
+        threadReads: threadReads - reads,
+        threadMessages: threadMessages - messages,
+      };
     };
 
     it("reads the owner's unfiltered page and total on the read connection", async () => {
@@ -80,7 +92,8 @@ describe(
       assert.ok(filtered.threadReads > 0, 'a filtered list reads on the read threads');
       assert.equal(filtered.body._metadata.total, 4);
       const agents = await list(agentKey, 'limit=10');
-      assert.ok(agents.threadReads > 0, "an agent's list reads on the read threads");
+      assert.equal(agents.threadReads, 2, "an agent's page and total, on the read threads");
+      assert.equal(agents.threadMessages, 1, 'the two travel together, one message each way');
       assert.equal(agents.body._metadata.total, 3);
     });
   },
