@@ -73,7 +73,7 @@ export interface WalkPageOptions {
 
 /**
  * Whether a page's reads are small whatever the data (SQLite): the whole account without filters
- * reads its page in index order and a total capped at EXACT_TOTAL_LIMIT, about half a millisecond
+ * reads its page in index order and a total capped at EXACT_TOTAL_LIMIT, under a millisecond
  * at a million people (more only when most of the account is in Trash, which the walk steps over),
  * so it reads at once on the read connection rather than paying a read thread's round trips
  * (docs/performance-cpu.md). A filter or an agent's visibility can make a walk read many rows to
