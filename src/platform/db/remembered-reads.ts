@@ -78,8 +78,8 @@ export function recall(reader: RememberingReader, sql: string, parameters: reado
 
 /**
  * A read known to be small (a list page read in index order, a total capped at EXACT_TOTAL_LIMIT)
- * on the read connection, at once: a round trip to a read thread costs about 75 µs of CPU, more
- * than such a read (docs/performance-cpu.md). Remembered as the read threads' reads are.
+ * on the read connection, at once: a round trip to a read thread costs 75–160 µs of CPU, about
+ * what such a read costs SQLite (docs/performance-cpu.md). Remembered as the read threads' reads are.
  */
 export function readAtOnce(reader: RememberingReader, sql: string, parameters: readonly unknown[]) {
   const { known, keep } = recall(reader, sql, parameters);
