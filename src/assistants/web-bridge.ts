@@ -29,6 +29,15 @@ export function webRequestOf(request: FastifyRequest, publicUrl: string): Reques
   return new Request(new URL(request.url, publicUrl), { method: request.method, headers });
 }
 
+/**
+ * How long chunks of an event stream wait to leave together. A tool call's answer usually follows
+ * its stream's priming event within a millisecond or two; sent as they come, the headers, the
+ * priming event, the answer and the stream's end are four TLS writes, each a system call and a
+ * record to encrypt. Held this long they leave as one. A longer call's priming event still leaves
+ * after HOLD_MS, so a client whose connection drops can resume (MCP Streamable HTTP).
+ */
+export const HOLD_MS = 20;
+
 export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
@@ -40,15 +49,26 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   const reader = response.body.getReader();
   // The client went away: cancelling lets the transport drop the stream (a resume may follow).
   res.on('close', () => void reader.cancel().catch(() => undefined));
+  const held: Uint8Array[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const release = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const chunk = held.length === 1 ? held[0] : Buffer.concat(held);
+    held.length = 0;
+    return chunk;
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
-      res.write(value);
+      held.push(value);
+      timer ??= setTimeout(() => res.destroyed || res.write(release()), HOLD_MS);
     }
   } catch {
     // the stream was cancelled because the client went away
   } finally {
-    res.end();
+    if (res.destroyed) clearTimeout(timer);
+    else res.end(held.length > 0 ? release() : undefined);
   }
 }
