@@ -59,17 +59,20 @@ export async function findVisiblePerson(
     PersonRow | undefined;
 }
 
-const documentById = reusableQuery((db, shape, accountId: number, userId: number, id: number) => {
-  const [dialect, role] = shape.split(':') as [DialectName, AuthUser['role'] | ''];
-  const query = db
-    .selectFrom('people')
-    .select(personDocument(dialect).as('document'))
-    .where('people.account_id', '=', accountId)
-    .where('people.id', '=', id);
-  return role
-    ? query.where((eb) => canSeePerson(eb, { accountId, userId, role, name: '', email: '' }))
-    : query;
-});
+const documentById = reusableQuery(
+  (db, shape, accountId: number, userId: number, id: number) => {
+    const [dialect, role] = shape.split(':') as [DialectName, AuthUser['role'] | ''];
+    const query = db
+      .selectFrom('people')
+      .select(personDocument(dialect).as('document'))
+      .where('people.account_id', '=', accountId)
+      .where('people.id', '=', id);
+    return role
+      ? query.where((eb) => canSeePerson(eb, { accountId, userId, role, name: '', email: '' }))
+      : query;
+  },
+  { remembered: true },
+);
 
 /** A person's standard fields as JSON (people.document.ts); with `visibleTo`, only if that user may see them. */
 export async function findPersonDocument(

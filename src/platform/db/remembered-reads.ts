@@ -11,7 +11,7 @@ import { readsBookkeeping } from './sqlite/content-version.js';
 export interface RememberedReads {
   /** list totals by query (count-cache.ts) */
   totals: Map<string, number>;
-  /** rows of the list's queries by query (read-threads.ts, readAtOnce) */
+  /** rows of the list's queries and of single reads by query (read-threads.ts, readAtOnce) */
   rows: RowMemory;
 }
 
@@ -87,4 +87,21 @@ export function readAtOnce(reader: RememberingReader, sql: string, parameters: r
   const rows = reader.all(sql, parameters);
   keep(rows);
   return rows.slice();
+}
+
+/**
+ * One row (or none) on the read connection, remembered as readAtOnce's are: a person's document
+ * by id, which the web app, assistants and integrations read again far more often than it changes
+ * (docs/performance-cpu.md). The row is frozen and shared by every caller.
+ */
+export function readOneAtOnce(
+  reader: RememberingReader & { get(sql: string, parameters: readonly unknown[]): unknown },
+  sql: string,
+  parameters: readonly unknown[],
+): unknown {
+  const { known, keep } = recall(reader, sql, parameters);
+  if (known) return known[0];
+  const row = reader.get(sql, parameters);
+  keep(row === undefined ? [] : [row]);
+  return row;
 }

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Compilable, type Insertable } from 'kysely';
 import type { DB, DbOrTrx } from './database.js';
 import { compilesOnce, syncReaderOf } from './hearth-db.js';
+import { readOneAtOnce } from './remembered-reads.js';
 
 const MARKER = '\u0000hearth-arg-';
 
@@ -86,12 +87,20 @@ export function compiledShapes() {
  */
 export function reusableQuery<A extends Argument[], Row>(
   build: (db: DbOrTrx, shape: string, ...args: A) => Compilable<Row>,
+  options: {
+    /**
+     * SQLite, outside a transaction: the row is remembered until a commit may have changed
+     * content (remembered-reads.ts), and every caller gets the same frozen row.
+     */
+    remembered?: boolean;
+  } = {},
 ) {
   const fill = compiledOnce(build);
   return async (db: DbOrTrx, shape: string, ...args: A): Promise<Row | undefined> => {
     const { sql, parameters } = fill(db, shape, args);
     // Outside a transaction on SQLite: the read connection answers at once (see syncReaderOf).
     const reader = compilesOnce(db) ? syncReaderOf(db) : undefined;
+    if (reader && options.remembered) return readOneAtOnce(reader, sql, parameters) as Row;
     if (reader) return reader.get(sql, parameters) as Row | undefined;
     const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, parameters));
     return result.rows[0];
