@@ -4,7 +4,14 @@ import { hashSecret } from '../keys.js';
 import { reusableQuery } from '../../platform/db/reusable-query.js';
 import { ApiError, unauthorized } from '../../platform/http/errors.js';
 import { authenticateBearer, bearerTokenFrom } from '../oauth/bearer.js';
-import { findSession, forgetUserSessions, requireCsrfToken, sessionIdFrom } from './sessions.js';
+import {
+  findSession,
+  forgetUserSessions,
+  knownSession,
+  requireCsrfToken,
+  type SessionUser,
+  sessionIdFrom,
+} from './sessions.js';
 import { VerifiedSecrets } from './verified-secrets.js';
 
 import type { AuthUser } from '../../platform/http/auth-user.js';
@@ -77,25 +84,45 @@ function fromBrowserScript(request: FastifyRequest): boolean {
 
 const signInAgain = (message: string) => new ApiError(401, 'NOT_SIGNED_IN', message);
 
-/** The web app's requests: the session cookie, and the CSRF token on writes. */
-async function authenticateSession(
+/** The caller a session stands for, made once per verified session (it is kept a few seconds). */
+const sessionCallers = new WeakMap<SessionUser, AuthUser>();
+
+function callerOf(session: SessionUser): AuthUser {
+  let caller = sessionCallers.get(session);
+  if (!caller) {
+    const { accountId, userId, role, name, email, sessionRowId } = session;
+    caller = Object.freeze({
+      accountId,
+      userId,
+      role,
+      name,
+      email,
+      via: 'session' as const,
+      credential: `${userId}:session:${sessionRowId}`,
+    });
+    sessionCallers.set(session, caller);
+  }
+  return caller;
+}
+
+/**
+ * The web app's requests: the session cookie, and the CSRF token on writes. A session verified in
+ * the last few seconds is answered without waiting on anything (the web app's every request).
+ */
+function authenticateSession(
   ctx: AppContext,
   request: FastifyRequest,
   sessionId: string,
-): Promise<AuthUser> {
-  const session = await findSession(ctx.db, sessionId, ctx.clock.now());
-  if (!session) throw signInAgain('Your session has ended; sign in again');
-  requireCsrfToken(request, sessionId);
-  const { accountId, userId, role, name, email, sessionRowId } = session;
-  const credential = `${userId}:session:${sessionRowId}`;
-  return Object.freeze({
-    accountId,
-    userId,
-    role,
-    name,
-    email,
-    via: 'session' as const,
-    credential,
+): AuthUser | Promise<AuthUser> {
+  const known = knownSession(sessionId, ctx.clock.now());
+  if (known) {
+    requireCsrfToken(request, sessionId);
+    return callerOf(known);
+  }
+  return findSession(ctx.db, sessionId, ctx.clock.now()).then((session) => {
+    if (!session) throw signInAgain('Your session has ended; sign in again');
+    requireCsrfToken(request, sessionId);
+    return callerOf(session);
   });
 }
 

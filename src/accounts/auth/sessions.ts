@@ -98,15 +98,25 @@ const verifiedSessions = new VerifiedSecrets<{
   expires: number;
 }>(16);
 
+/**
+ * The user behind a session verified in the last 5 s, without a database read; undefined when it
+ * must be read (unknown, expiring, or past RENEW_AFTER_MS, so that its last use is written). The
+ * same object is answered while it is kept.
+ */
+export function knownSession(sessionId: string, now: number): SessionUser | undefined {
+  const known = verifiedSessions.get(sessionId, now);
+  if (known && known.expires > now && now - known.lastUsed < RENEW_AFTER_MS) return known.user;
+  return undefined;
+}
+
 /** The signed-in user behind a session id, or null when it is unknown, expired or deactivated. */
 export async function findSession(
   db: Db,
   sessionId: string,
   now: number,
 ): Promise<SessionUser | null> {
-  const known = verifiedSessions.get(sessionId, now);
-  // Past RENEW_AFTER_MS it is read again, so that its last use is written.
-  if (known && known.expires > now && now - known.lastUsed < RENEW_AFTER_MS) return known.user;
+  const known = knownSession(sessionId, now);
+  if (known) return known;
   const row = await sessionByTokenHash(db, 'session', hashSecret(sessionId));
   if (!row) return null;
   let lastUsed = Date.parse(row.last_used_at);
