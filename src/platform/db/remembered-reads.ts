@@ -41,6 +41,29 @@ export class RowMemory {
   }
 }
 
+/** Short names of the SQL texts remembered (never reused: a name stands for one text only). */
+const sqlNames = new Map<string, string>();
+const MAX_SQL_NAMES = 2000;
+let nextSqlName = 0;
+
+/**
+ * A query's SQL as a short name, with whether it reads a bookkeeping table. The texts are long (a
+ * person's document is several KB): hashing one into every key, and testing it for bookkeeping
+ * tables, cost more than the memory saved. A compiled query's text is the same string each time,
+ * whose hash the engine keeps, so finding its name is cheap.
+ */
+function sqlNameOf(sql: string): string {
+  let name = sqlNames.get(sql);
+  if (name === undefined) {
+    if (sqlNames.size >= MAX_SQL_NAMES) sqlNames.delete(sqlNames.keys().next().value as string);
+    name = `${(nextSqlName += 1)}${readsBookkeeping(sql) ? 'b' : ''}`;
+    sqlNames.set(sql, name);
+  }
+  return name;
+}
+
+const withoutDeadline = (_key: string, value: unknown) => (isBudgetDeadline(value) ? 0 : value);
+
 /**
  * The key of a query's result: its SQL and values, without the list's time budget (a new deadline
  * every request, query-budget.ts), and with the bookkeeping version when it reads a bookkeeping
@@ -51,11 +74,12 @@ export function rememberKey(
   parameters: readonly unknown[],
   bookkeepingVersion: () => number,
 ): string {
-  const values = JSON.stringify(parameters, (_key, value: unknown) =>
-    isBudgetDeadline(value) ? 0 : value,
-  );
-  const key = `${sql}\u0000${values}`;
-  return readsBookkeeping(sql) ? `${key}\u0000${bookkeepingVersion()}` : key;
+  const name = sqlNameOf(sql);
+  const values = parameters.some(isBudgetDeadline)
+    ? JSON.stringify(parameters, withoutDeadline)
+    : JSON.stringify(parameters);
+  const key = `${name}\u0000${values}`;
+  return name.endsWith('b') ? `${key}\u0000${bookkeepingVersion()}` : key;
 }
 
 /** What remembering needs of the read connection (hearth-db.ts SyncReader). */
