@@ -86,6 +86,7 @@ export function rememberKey(
 interface RememberingReader {
   remembered(): RememberedReads;
   bookkeepingVersion(): number;
+  get(sql: string, parameters: readonly unknown[]): unknown;
   all(sql: string, parameters: readonly unknown[]): unknown[];
 }
 
@@ -119,7 +120,7 @@ export function readAtOnce(reader: RememberingReader, sql: string, parameters: r
  * (docs/performance-cpu.md). The row is frozen and shared by every caller.
  */
 export function readOneAtOnce(
-  reader: RememberingReader & { get(sql: string, parameters: readonly unknown[]): unknown },
+  reader: RememberingReader,
   sql: string,
   parameters: readonly unknown[],
 ): unknown {
